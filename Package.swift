@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// Podium: a Swift live-coding performance host for Linux built on Csound 6.18 and JACK.
+import PackageDescription
+
+let package = Package(
+    name: "Podium",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "podium", targets: ["podium"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries: one system-library target each (module.modulemap + shim.h).
+        .systemLibrary(name: "CCsound", providers: [.apt(["libcsound64-dev"])]),
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+
+        // Engine layer: the only code that calls csound*.
+        .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack"]),
+        // Audio files through libsndfile (render output, session recording).
+        .target(name: "PodiumAudioFile", dependencies: ["CSndfile"]),
+        // Drivers that run the engine: offline render (JACK driver joins here).
+        .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "podium",
+            dependencies: [
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "PodiumTests",
+            dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,25 @@
+// What Swift cannot import from <csound/csound.h> directly.
+// Debian ships no pkg-config file for csound: the header is <csound/csound.h>
+// and the library is libcsound64 (apt: libcsound64-dev).
+#ifndef PODIUM_CCSOUND_SHIM_H
+#define PODIUM_CCSOUND_SHIM_H
+#include <csound/csound.h>
+#include <stdio.h>
+
+/// MYFLT is a macro (double on Debian): give Swift a name for it.
+typedef MYFLT podium_myflt;
+
+/// Size of MYFLT in bytes, so Swift can refuse a float build of Csound.
+static inline int podium_myflt_size(void) { return (int)sizeof(MYFLT); }
+
+/// Atomic store/load of a control channel value, as csound.h asks of hosts
+/// that write through csoundGetChannelPtr (Top/threadsafe.c does the same).
+static inline void podium_channel_store(MYFLT *p, MYFLT v) {
+  __atomic_store(p, &v, __ATOMIC_SEQ_CST);
+}
+static inline MYFLT podium_channel_load(const MYFLT *p) {
+  MYFLT v;
+  __atomic_load((MYFLT *)p, &v, __ATOMIC_SEQ_CST);
+  return v;
+}
+#endif

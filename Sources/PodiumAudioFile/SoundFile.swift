@@ -1,0 +1,123 @@
+import CSndfile
+import Foundation
+
+/// Errors from libsndfile, naming the call and the path.
+public enum SoundFileError: Error, CustomStringConvertible, Equatable {
+    case directoryMissing(String)
+    case directoryNotWritable(String)
+    case call(String, path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case let .directoryMissing(dir): return "output directory \(dir) does not exist"
+        case let .directoryNotWritable(dir): return "output directory \(dir) is not writable"
+        case let .call(name, path, message): return "\(name) failed for \(path): \(message)"
+        }
+    }
+}
+
+/// Sample formats Podium writes.
+public enum SampleFormat: String, Sendable, CaseIterable {
+    case float, pcm24 = "24", pcm16 = "16"
+    var sndfileSubtype: Int32 {
+        switch self {
+        case .float: return Int32(SF_FORMAT_FLOAT)
+        case .pcm24: return Int32(SF_FORMAT_PCM_24)
+        case .pcm16: return Int32(SF_FORMAT_PCM_16)
+        }
+    }
+}
+
+/// A WAV writer: RF64 container that downgrades to plain WAV under 4 GiB.
+/// Thread: NRT (the thread that owns the file: offline driver or disk writer).
+public final class SoundFileWriter {
+    public let path: String
+    public let channels: Int
+    public let sampleRate: Int
+    private var handle: OpaquePointer?
+    public private(set) var framesWritten: Int64 = 0
+
+    public init(path: String, sampleRate: Int, channels: Int, format: SampleFormat = .float) throws {
+        self.path = path
+        self.channels = channels
+        self.sampleRate = sampleRate
+        try SoundFileWriter.checkWritable(path)
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        info.format = Int32(SF_FORMAT_RF64) | format.sndfileSubtype
+        guard let h = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw SoundFileError.call("sf_open", path: path, message: String(cString: sf_strerror(nil)))
+        }
+        handle = h
+        _ = sf_command(h, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
+        if format != .float { _ = sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE)) }
+    }
+
+    deinit { close() }
+
+    /// Clear errors for the usual mistakes, before libsndfile's generic one.
+    public static func checkWritable(_ path: String) throws {
+        let dir = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw SoundFileError.directoryMissing(dir)
+        }
+        guard FileManager.default.isWritableFile(atPath: dir) else { throw SoundFileError.directoryNotWritable(dir) }
+    }
+
+    /// Writes interleaved samples in the -1…1 range.
+    public func write(_ samples: UnsafePointer<Double>, frames: Int) throws {
+        guard let handle else { return }
+        let n = sf_writef_double(handle, samples, sf_count_t(frames))
+        if n != frames {
+            throw SoundFileError.call("sf_writef_double", path: path, message: String(cString: sf_strerror(handle)))
+        }
+        framesWritten += Int64(frames)
+    }
+
+    /// Rewrites the header so that a reader sees everything written so far (crash safety).
+    public func updateHeader() {
+        guard let handle else { return }
+        _ = sf_command(handle, Int32(SFC_UPDATE_HEADER_NOW), nil, 0)
+    }
+
+    public func close() {
+        if let handle { sf_close(handle) }
+        handle = nil
+    }
+}
+
+/// A whole sound file read into memory (tests, replay comparison, loops).
+public struct SoundFileContents: Sendable {
+    public var sampleRate: Int
+    public var channels: Int
+    /// Interleaved.
+    public var samples: [Double]
+    public var frames: Int { channels == 0 ? 0 : samples.count / channels }
+
+    public init(path: String) throws {
+        var info = SF_INFO()
+        guard let h = sf_open(path, Int32(SFM_READ), &info) else {
+            throw SoundFileError.call("sf_open", path: path, message: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(h) }
+        sampleRate = Int(info.samplerate)
+        channels = Int(info.channels)
+        samples = [Double](repeating: 0, count: Int(info.frames) * channels)
+        let got = samples.withUnsafeMutableBufferPointer { sf_readf_double(h, $0.baseAddress, info.frames) }
+        if got < info.frames { samples.removeLast(Int(info.frames - got) * channels) }
+    }
+
+    /// The samples of one channel.
+    public func channel(_ c: Int) -> [Double] {
+        stride(from: c, to: samples.count, by: channels).map { samples[$0] }
+    }
+
+    /// Peak absolute value per channel.
+    public var peaks: [Double] {
+        var p = [Double](repeating: 0, count: channels)
+        for (i, s) in samples.enumerated() { p[i % channels] = max(p[i % channels], abs(s)) }
+        return p
+    }
+}

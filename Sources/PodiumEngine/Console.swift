@@ -1,0 +1,229 @@
+import CJack
+import Glibc
+import Synchronization
+
+/// One line of Csound's (or the host's) console.
+public struct ConsoleLine: Sendable, Equatable {
+    public enum Level: Int, Sendable, Comparable {
+        case debug, info, orchestra, warning, error
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        /// From Csound's message attribute (msg_attr.h: CSOUNDMSG_*).
+        init(csoundAttribute attr: Int32) {
+            switch attr & 0x7000 {
+            case 0x1000: self = .error
+            case 0x2000, 0x5000: self = .orchestra  // ORCH (print opcodes), STDOUT
+            case 0x3000: self = .debug               // REALTIME (perf counters)
+            case 0x4000: self = .warning
+            default: self = .info
+            }
+        }
+    }
+    public var level: Level
+    public var text: String
+    public init(level: Level, text: String) { self.level = level; self.text = text }
+}
+
+/// State the message callback reaches through Csound's host-data pointer.
+/// Preallocated; the RT branch touches only this (no ARC, no locks).
+struct ConsoleShared: ~Copyable {
+    /// Bytes from the audio thread: [attr Int32][length UInt16][bytes]; one producer (RT), one consumer.
+    let rtRing: UnsafeMutablePointer<jack_ringbuffer_t>
+    /// pthread_t of the thread that performs in real time; 0 when none.
+    let rtThread = Atomic<UInt>(0)
+    /// Messages the RT branch could not fit (counted, never blocking).
+    let rtDropped = Atomic<Int>(0)
+    /// The NRT side (any other thread that prints: compile, parse, offline perform).
+    let owner: Unmanaged<Console>
+}
+
+let recordHeaderSize = 6
+let maxRecordText = 1024
+
+/// RT branch of the message callback: copy bytes into the ring and return.
+// Thread: RT (the audio thread while performing)
+@_noLocks @_noAllocation
+func consoleWriteRT(_ shared: UnsafeMutablePointer<ConsoleShared>, _ attr: Int32, _ text: UnsafePointer<CChar>) {
+    let ring = shared.pointee.rtRing
+    _unsafePerformance {
+        let length = min(Int(strnlen(text, maxRecordText)), maxRecordText)
+        if jack_ringbuffer_write_space(ring) < recordHeaderSize + length {
+            shared.pointee.rtDropped.add(1, ordering: .relaxed)
+            return
+        }
+        var a = attr
+        var n = UInt16(length)
+        withUnsafeBytes(of: &a) { _ = jack_ringbuffer_write(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 4) }
+        withUnsafeBytes(of: &n) { _ = jack_ringbuffer_write(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 2) }
+        _ = jack_ringbuffer_write(ring, text, length)
+    }
+}
+
+/// Csound's message-string callback. Runs on whatever thread prints.
+// Thread: any (RT branch: consoleWriteRT; otherwise NRT)
+let consoleMessageCallback: @convention(c) (OpaquePointer?, Int32, UnsafePointer<CChar>?) -> Void = { cs, attr, text in
+    guard let cs, let text, let host = CsoundAPI.hostData(cs) else { return }
+    let shared = host.assumingMemoryBound(to: ConsoleShared.self)
+    if UInt(pthread_self()) == shared.pointee.rtThread.load(ordering: .acquiring) {
+        consoleWriteRT(shared, attr, text)
+    } else {
+        shared.pointee.owner.takeUnretainedValue().appendNRT(attr: attr, text: text)
+    }
+}
+
+/// Collects Csound's console from every thread and hands it out as whole lines.
+/// The audio thread writes into a lock-free ring; other threads append under a mutex.
+/// `drain()` is called by one consumer (the console router / the offline driver).
+public final class Console: @unchecked Sendable {
+    let shared: UnsafeMutablePointer<ConsoleShared>
+
+    private struct NRTState {
+        var fragments: [(Int32, String)] = []
+        var captureThread: UInt = 0
+        var captured: [(Int32, String)] = []
+    }
+    private let nrt = Mutex(NRTState())
+    // Consumer-only state (one drainer).
+    private var pending: [Int: (ConsoleLine.Level, String)] = [:]
+    private var scratch: [CChar]
+
+    // Thread: NRT (owner)
+    public init(ringBytes: Int = 1 << 16) {
+        guard let ring = jack_ringbuffer_create(ringBytes) else { fatalError("jack_ringbuffer_create(\(ringBytes)) failed: out of memory") }
+        _ = jack_ringbuffer_mlock(ring)
+        shared = .allocate(capacity: 1)
+        scratch = [CChar](repeating: 0, count: maxRecordText + 1)
+        shared.initialize(to: ConsoleShared(rtRing: ring, owner: .passUnretained(self)))
+    }
+
+    deinit {
+        jack_ringbuffer_free(shared.pointee.rtRing)
+        shared.deinitialize(count: 1)
+        shared.deallocate()
+    }
+
+    /// The raw pointer Csound gets as host data.
+    var hostData: UnsafeMutableRawPointer { UnsafeMutableRawPointer(shared) }
+
+    /// Declares the calling thread the real-time one (its messages go through the ring).
+    // Thread: RT (first callback) or the driver before performing
+    @_noLocks @_noAllocation
+    public func becomeRealtimeThread() {
+        let me = _unsafePerformance { UInt(pthread_self()) }
+        shared.pointee.rtThread.store(me, ordering: .releasing)
+    }
+
+    // Thread: NRT
+    public func clearRealtimeThread() { shared.pointee.rtThread.store(0, ordering: .releasing) }
+
+    /// Messages the audio thread dropped because the ring was full.
+    public var droppedMessages: Int { shared.pointee.rtDropped.load(ordering: .relaxed) }
+
+    // Thread: NRT (any thread but the audio thread)
+    func appendNRT(attr: Int32, text: UnsafePointer<CChar>) {
+        let s = String(cString: text)
+        let me = UInt(pthread_self())
+        nrt.withLock {
+            $0.fragments.append((attr, s))
+            if $0.captureThread == me { $0.captured.append((attr, s)) }
+        }
+    }
+
+    /// Runs `body` and returns what Csound printed on this thread meanwhile, as lines.
+    // Thread: NRT
+    func capturing<T>(_ body: () throws -> T) rethrows -> (T, [ConsoleLine]) {
+        let me = UInt(pthread_self())
+        nrt.withLock { $0.captureThread = me; $0.captured = [] }
+        let result = try body()
+        let fragments = nrt.withLock { s -> [(Int32, String)] in
+            s.captureThread = 0
+            defer { s.captured = [] }
+            return s.captured
+        }
+        var assembler: [Int: (ConsoleLine.Level, String)] = [:]
+        var lines: [ConsoleLine] = []
+        for (attr, text) in fragments { Console.assemble(attr: attr, text: text, stream: 0, pending: &assembler, into: &lines) }
+        if let rest = assembler[0], !rest.1.isEmpty { lines.append(ConsoleLine(level: Console.classify(rest.0, rest.1), text: rest.1)) }
+        return (result, lines)
+    }
+
+    /// Whole lines printed since the last drain, from every thread.
+    // Thread: NRT (the one console consumer)
+    public func drain() -> [ConsoleLine] {
+        var lines: [ConsoleLine] = []
+        let ring = shared.pointee.rtRing
+        var header = [UInt8](repeating: 0, count: recordHeaderSize)
+        while jack_ringbuffer_read_space(ring) >= recordHeaderSize {
+            header.withUnsafeMutableBytes { _ = jack_ringbuffer_peek(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), recordHeaderSize) }
+            let attr = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: Int32.self) }
+            let length = Int(header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4, as: UInt16.self) })
+            guard jack_ringbuffer_read_space(ring) >= recordHeaderSize + length else { break }
+            jack_ringbuffer_read_advance(ring, recordHeaderSize)
+            let text = scratch.withUnsafeMutableBufferPointer { buf -> String in
+                _ = jack_ringbuffer_read(ring, buf.baseAddress, length)
+                buf[length] = 0
+                return String(cString: buf.baseAddress!)
+            }
+            Console.assemble(attr: attr, text: text, stream: 1, pending: &pending, into: &lines)
+        }
+        let fragments = nrt.withLock { s -> [(Int32, String)] in defer { s.fragments = [] }; return s.fragments }
+        for (attr, text) in fragments { Console.assemble(attr: attr, text: text, stream: 0, pending: &pending, into: &lines) }
+        return lines
+    }
+
+    /// Lines still waiting for their newline (end of performance).
+    // Thread: NRT (the one console consumer)
+    public func flush() -> [ConsoleLine] {
+        var lines = drain()
+        for key in pending.keys.sorted() {
+            if let (level, text) = pending[key], !text.isEmpty { lines.append(ConsoleLine(level: Console.classify(level, text), text: text)) }
+        }
+        pending = [:]
+        return lines
+    }
+
+    /// Csound prints fragments; a line ends at "\n". Colour codes and NULs are removed.
+    static func assemble(attr: Int32, text: String, stream: Int, pending: inout [Int: (ConsoleLine.Level, String)], into lines: inout [ConsoleLine]) {
+        let level = ConsoleLine.Level(csoundAttribute: attr)
+        var (currentLevel, current) = pending[stream] ?? (level, "")
+        if current.isEmpty { currentLevel = level } else if level > currentLevel { currentLevel = level }
+        for ch in stripANSI(text) {
+            if ch == "\n" {
+                lines.append(ConsoleLine(level: Console.classify(currentLevel, current), text: current))
+                current = ""
+                currentLevel = level
+            } else {
+                current.append(ch)
+            }
+        }
+        pending[stream] = (currentLevel, current)
+    }
+
+    /// Csound sends most of its chatter (banner, "orch now loaded", sr) with the ERROR
+    /// attribute, because the CLI prints it to stderr: only text that reads as an error stays one.
+    static func classify(_ level: ConsoleLine.Level, _ text: String) -> ConsoleLine.Level {
+        guard level == .error else { return level }
+        let markers = ["error", "unexpected", "failed", "cannot", "not found", "undefined", "invalid",
+                       ">>>", "line ", "line:", "illegal", "unknown", "no legal", "not initialised", "aborted"]
+        let lower = text.lowercased()
+        if lower.hasPrefix("warning") { return .warning }
+        return markers.contains { lower.contains($0) } ? .error : .info
+    }
+
+    static func stripANSI(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        var it = s.unicodeScalars.makeIterator()
+        while let c = it.next() {
+            if c == "\u{1B}" {
+                // ESC [ params final-byte
+                if let next = it.next(), next == "[" {
+                    while let p = it.next(), !(p.value >= 0x40 && p.value <= 0x7E) {}
+                }
+                continue
+            }
+            if c == "\0" { continue }
+            out.unicodeScalars.append(c)
+        }
+        return out
+    }
+}

@@ -1,0 +1,202 @@
+import CCsound
+import Glibc
+
+/// The one file through which every Csound C call passes (swift-system style).
+/// Everything above it speaks Swift types; every failure names the call.
+/// Csound 7 renames some of these calls: only this file changes then.
+public struct CsoundAPI: @unchecked Sendable {
+    /// The CSOUND* handle. Owned by `Engine`; destroyed in `destroy()`.
+    public let raw: OpaquePointer
+
+    // MARK: life cycle — Thread: NRT (engine owner)
+
+    private static let initialized: Bool = {
+        // No signal handlers or atexit hooks: the host owns Ctrl-C and exit.
+        _ = csoundInitialize(CSOUNDINIT_NO_SIGNAL_HANDLER | CSOUNDINIT_NO_ATEXIT)
+        return true
+    }()
+
+    // Thread: NRT (engine owner)
+    static func create(hostData: UnsafeMutableRawPointer?) throws -> CsoundAPI {
+        _ = initialized
+        guard podium_myflt_size() == MemoryLayout<Double>.size else {
+            throw EngineError.call("csoundCreate (MYFLT is not double in this libcsound)", code: -1)
+        }
+        guard let cs = csoundCreate(hostData) else { throw EngineError.call("csoundCreate", code: -1) }
+        return CsoundAPI(raw: cs)
+    }
+
+    // Thread: NRT (engine owner)
+    func destroy() { csoundDestroy(raw) }
+
+    static var version: Int32 { csoundGetVersion() }
+
+    // Thread: NRT (engine owner)
+    func setOption(_ option: String) throws {
+        let rc = csoundSetOption(raw, option)
+        if rc != CSOUND_SUCCESS.rawValue { throw EngineError.badOption(option, reason: "csoundSetOption returned \(rc)") }
+    }
+
+    // Thread: NRT (engine owner), before start
+    func useHostAudio() { csoundSetHostImplementedAudioIO(raw, 1, 0) }
+
+    // Thread: NRT (engine owner)
+    func setMessageCallback(_ cb: @convention(c) (OpaquePointer?, Int32, UnsafePointer<CChar>?) -> Void) {
+        csoundSetMessageStringCallback(raw, cb)
+    }
+
+    // Thread: any (reads a field)
+    static func hostData(_ cs: OpaquePointer) -> UnsafeMutableRawPointer? { csoundGetHostData(cs) }
+
+    // MARK: compile — Thread: NRT (engine owner)
+
+    func compileOrc(_ text: String) -> Int32 { csoundCompileOrc(raw, text) }
+    /// Parses on the caller; the merge runs on the audio thread at the next k-cycle.
+    func compileOrcAsync(_ text: String) -> Int32 { csoundCompileOrcAsync(raw, text) }
+    func compileCsd(path: String) -> Int32 { csoundCompileCsd(raw, path) }
+    func compileCsdText(_ text: String) -> Int32 { csoundCompileCsdText(raw, text) }
+    func readScore(_ text: String) -> Int32 { csoundReadScore(raw, text) }
+    func evalCode(_ text: String) -> Double { csoundEvalCode(raw, text) }
+
+    func start() throws {
+        let rc = csoundStart(raw)
+        if rc != CSOUND_SUCCESS.rawValue { throw EngineError.call("csoundStart", code: rc) }
+    }
+
+    func cleanup() { _ = csoundCleanup(raw) }
+
+    // MARK: performance — Thread: RT (audio thread) or the offline driver
+
+    /// Returns true when the score has ended (or Csound stopped).
+    // Thread: RT (JACK callback) or offline driver
+    @inline(__always)
+    func performKsmps() -> Bool { csoundPerformKsmps(raw) != 0 }
+
+    var spin: UnsafeMutablePointer<Double> { csoundGetSpin(raw) }
+    var spout: UnsafeMutablePointer<Double> { csoundGetSpout(raw) }
+
+    // MARK: properties — Thread: any (plain reads)
+
+    var sampleRate: Double { csoundGetSr(raw) }
+    var ksmps: Int { Int(csoundGetKsmps(raw)) }
+    var nchnls: Int { Int(csoundGetNchnls(raw)) }
+    var nchnlsInput: Int { Int(csoundGetNchnlsInput(raw)) }
+    var zeroDBFS: Double { csoundGet0dBFS(raw) }
+    var currentTimeSamples: Int64 { csoundGetCurrentTimeSamples(raw) }
+    var scoreTime: Double { csoundGetScoreTime(raw) }
+
+    // MARK: channels
+
+    /// Thread: NRT. Creates nothing when `type` is 0: returns the existing type or an error.
+    func channelPointer(_ name: String, type: Int32) -> (UnsafeMutablePointer<Double>?, Int32) {
+        var p: UnsafeMutablePointer<Double>?
+        let rc = csoundGetChannelPtr(raw, &p, name, type)
+        return (p, rc)
+    }
+
+    // Thread: NRT
+    func listChannels() -> [ChannelInfo] {
+        var list: UnsafeMutablePointer<controlChannelInfo_t>?
+        let n = csoundListChannels(raw, &list)
+        guard n > 0, let list else { return [] }
+        defer { csoundDeleteChannelList(raw, list) }
+        return (0..<Int(n)).map { i in
+            let e = list[i]
+            let h = e.hints
+            let kind: ChannelInfo.Kind
+            switch e.type & Int32(CSOUND_CHANNEL_TYPE_MASK.rawValue) {
+            case Int32(CSOUND_CONTROL_CHANNEL.rawValue): kind = .control
+            case Int32(CSOUND_AUDIO_CHANNEL.rawValue): kind = .audio
+            case Int32(CSOUND_STRING_CHANNEL.rawValue): kind = .string
+            default: kind = .other
+            }
+            let hasHints = h.behav != CSOUND_CONTROL_CHANNEL_NO_HINTS
+            return ChannelInfo(
+                name: String(cString: e.name),
+                kind: kind,
+                isInput: e.type & Int32(CSOUND_INPUT_CHANNEL.rawValue) != 0,
+                isOutput: e.type & Int32(CSOUND_OUTPUT_CHANNEL.rawValue) != 0,
+                range: hasHints ? ChannelInfo.Range(minimum: h.min, maximum: h.max, defaultValue: h.dflt,
+                                                    curve: ChannelInfo.Curve(behaviour: h.behav.rawValue)) : nil)
+        }
+    }
+
+    // Thread: NRT (takes Csound's channel spin lock)
+    func setControlChannel(_ name: String, _ value: Double) { csoundSetControlChannel(raw, name, value) }
+    // Thread: NRT
+    func controlChannel(_ name: String) -> (Double, Int32) {
+        var err: Int32 = 0
+        let v = csoundGetControlChannel(raw, name, &err)
+        return (v, err)
+    }
+    // Thread: NRT
+    func setStringChannel(_ name: String, _ value: String) {
+        var bytes = Array(value.utf8CString)
+        bytes.withUnsafeMutableBufferPointer { csoundSetStringChannel(raw, name, $0.baseAddress) }
+    }
+    // Thread: NRT
+    func stringChannel(_ name: String) -> String {
+        let (p, rc) = channelPointer(name, type: 0)
+        guard rc == Int32(CSOUND_STRING_CHANNEL.rawValue) || p != nil else { return "" }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return buffer.withUnsafeMutableBufferPointer { buf -> String in
+            name.withCString { csoundGetStringChannel(raw, $0, buf.baseAddress) }
+            return String(cString: buf.baseAddress!)
+        }
+    }
+
+    /// Atomic store through a cached channel pointer (csound.h's rule for hosts).
+    // Thread: RT or NRT
+    @inline(__always)
+    static func store(_ p: UnsafeMutablePointer<Double>, _ v: Double) { podium_channel_store(p, v) }
+    // Thread: RT or NRT
+    @inline(__always)
+    static func load(_ p: UnsafeMutablePointer<Double>) -> Double { podium_channel_load(p) }
+
+    // MARK: events
+
+    /// Synchronous score event; p-fields are read before it returns.
+    // Thread: the thread that performs (RT callback, offline driver), or NRT when not performing
+    @inline(__always)
+    func scoreEvent(_ type: CChar, _ pfields: UnsafePointer<Double>, _ count: Int) -> Int32 {
+        csoundScoreEvent(raw, type, pfields, count)
+    }
+
+    // Thread: NRT
+    func opcodeNames() -> [String] {
+        var list: UnsafeMutablePointer<opcodeListEntry>?
+        let n = csoundNewOpcodeList(raw, &list)
+        guard n > 0, let list else { return [] }
+        defer { csoundDisposeOpcodeList(raw, list) }
+        var names = Set<String>()
+        for i in 0..<Int(n) { if let name = list[i].opname { names.insert(String(cString: name)) } }
+        return names.sorted()
+    }
+
+    // MARK: score sorting — Thread: NRT
+
+    /// Csound's own score preprocessor and sorter (macros, carry, tempo, sections),
+    /// on a scratch instance. Returns the sorted score text (times as hex floats).
+    static func sortScore(_ text: String) -> String? {
+        _ = initialized
+        guard let cs = csoundCreate(nil) else { return nil }
+        defer { csoundDestroy(cs) }
+        csoundSetMessageStringCallback(cs) { _, _, _ in }
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes.withUnsafeMutableBytes { buf -> String? in
+            guard let input = fmemopen(buf.baseAddress, buf.count, "r") else { return nil }
+            defer { fclose(input) }
+            guard let output = tmpfile() else { return nil }
+            defer { fclose(output) }
+            guard csoundScoreSort(cs, input, output) == 0 else { return nil }
+            rewind(output)
+            var result = ""
+            var line = [CChar](repeating: 0, count: 4096)
+            while line.withUnsafeMutableBufferPointer({ fgets($0.baseAddress, Int32($0.count), output) }) != nil {
+                result += line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            }
+            return result
+        }
+    }
+}

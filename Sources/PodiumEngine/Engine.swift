@@ -1,0 +1,191 @@
+import Foundation
+
+/// A Csound instance with host-implemented audio. The only type that drives Csound.
+///
+/// Threads: everything is NRT (the owner) except `performKsmps`, `spin`, `spout` and
+/// cached channel pointers, which belong to whoever performs (JACK callback or offline driver).
+public final class Engine: @unchecked Sendable {
+    public let console: Console
+    public let options: EngineOptions
+    let api: CsoundAPI
+    public private(set) var started = false
+    /// Instruments defined by every orchestra compiled so far (numbers and names).
+    public private(set) var instruments = InstrumentTable()
+    /// The orchestra text that compiled, in order (sessions keep it).
+    public private(set) var orchestraTexts: [String] = []
+    /// The score text handed over at compile (for length estimates).
+    public private(set) var scoreText: String = ""
+
+    // Thread: NRT (owner)
+    public init(options: EngineOptions = EngineOptions(), console: Console = Console()) throws {
+        self.console = console
+        self.options = options
+        api = try CsoundAPI.create(hostData: console.hostData)
+        api.setMessageCallback(consoleMessageCallback)
+        api.useHostAudio()
+        for flag in options.csoundFlags { try api.setOption(flag) }
+    }
+
+    deinit {
+        if started { api.cleanup() }
+        api.destroy()
+    }
+
+    public static var csoundVersion: String {
+        let v = Int(CsoundAPI.version)
+        return "\(v / 1000).\((v / 10) % 100).\(v % 10)"
+    }
+
+    // MARK: compile — Thread: NRT (owner)
+
+    /// Compiles the source (before `start`). Errors carry Csound's own lines.
+    public func compile(_ source: EngineSource) throws {
+        switch source {
+        case let .csd(path):
+            let text = try Engine.read(path)
+            let sections = CSDSections(text)
+            let (rc, lines) = console.capturing { api.compileCsd(path: path) }
+            if rc != 0 { throw EngineError.compile(CompileFailure(source: path, diagnostics: Engine.errors(lines))) }
+            orchestraTexts.append(sections.orchestra)
+            instruments.add(declarationsIn: sections.orchestra)
+            scoreText = sections.score
+        case let .orchestra(path, score):
+            try compileOrchestra(try Engine.read(path), source: path)
+            if let score { try readScore(try Engine.read(score), source: score) }
+        case let .text(orchestra, score, name):
+            try compileOrchestra(orchestra, source: name)
+            if let score { try readScore(score, source: name) }
+        }
+        if let seed = options.seed, !started {
+            // Runs at start after the orchestra's own global code: ours wins.
+            try compileOrchestra("seed \(seed)\n", source: "--seed")
+        }
+    }
+
+    /// Compiles orchestra code now (before start: plainly; during performance with
+    /// `--realtime`: parsed here, merged by the audio thread). A failure leaves every
+    /// existing instrument as it was.
+    @discardableResult
+    public func compileOrchestra(_ text: String, source: String) throws -> [ConsoleLine] {
+        let (rc, lines) = console.capturing { api.compileOrc(text) }
+        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
+        orchestraTexts.append(text)
+        instruments.add(declarationsIn: text)
+        return lines
+    }
+
+    /// Adds score text (sorted with the rest when read before start).
+    public func readScore(_ text: String, source: String = "score") throws {
+        let (rc, lines) = console.capturing { api.readScore(text) }
+        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
+        if !started { scoreText += "\n" + text }
+    }
+
+    public func start() throws {
+        let (result, lines) = console.capturing { () -> Result<Void, Error> in Result { try api.start() } }
+        if case let .failure(error) = result {
+            let errs = Engine.errors(lines)
+            if errs.isEmpty { throw error }
+            throw EngineError.compile(CompileFailure(source: "csoundStart", diagnostics: errs))
+        }
+        started = true
+    }
+
+    // MARK: perform — Thread: RT or offline driver
+
+    /// One k-cycle. True when the score has ended.
+    @inline(__always)
+    public func performKsmps() -> Bool { api.performKsmps() }
+
+    /// Interleaved `ksmps * nchnls_i` input samples (0dBFS units).
+    public var spin: UnsafeMutablePointer<Double> { api.spin }
+    /// Interleaved `ksmps * nchnls` output samples (0dBFS units).
+    public var spout: UnsafeMutablePointer<Double> { api.spout }
+
+    // MARK: properties
+
+    public var sampleRate: Double { api.sampleRate }
+    public var ksmps: Int { api.ksmps }
+    public var outputChannels: Int { api.nchnls }
+    public var inputChannels: Int { api.nchnlsInput }
+    public var zeroDBFS: Double { api.zeroDBFS }
+    public var framesPerformed: Int64 { api.currentTimeSamples }
+    public var scoreTime: Double { api.scoreTime }
+    /// Opcode names this Csound knows (for completion).
+    public func opcodeNames() -> [String] { api.opcodeNames() }
+
+    // MARK: channels — Thread: NRT
+
+    public func channels() -> [ChannelInfo] { api.listChannels() }
+
+    /// A stable pointer to a control channel's value, for atomic stores from the audio thread.
+    /// The channel must exist (declared with chn_k, or created before start with `create: true`).
+    public func controlChannelPointer(_ name: String, create: Bool = false) throws -> UnsafeMutablePointer<Double> {
+        let type: Int32 = create ? 1 | 16 : 0  // CSOUND_CONTROL_CHANNEL | CSOUND_INPUT_CHANNEL
+        let (p, rc) = api.channelPointer(name, type: type)
+        if create {
+            guard rc == 0, let p else { throw EngineError.unknownChannel(name) }
+            return p
+        }
+        guard rc & 15 == 1, let p = api.channelPointer(name, type: rc).0 else { throw EngineError.unknownChannel(name) }
+        return p
+    }
+
+    /// Sets a declared control channel (unknown names are an error, never a silent create).
+    public func setControl(_ name: String, _ value: Double) throws {
+        let p = try controlChannelPointer(name)
+        CsoundAPI.store(p, value)
+    }
+
+    public func control(_ name: String) throws -> Double {
+        CsoundAPI.load(try controlChannelPointer(name))
+    }
+
+    public func setString(_ name: String, _ value: String) throws {
+        let (_, rc) = api.channelPointer(name, type: 0)
+        guard rc & 15 == 3 else { throw EngineError.unknownChannel(name) }
+        api.setStringChannel(name, value)
+    }
+
+    public func string(_ name: String) throws -> String {
+        let (_, rc) = api.channelPointer(name, type: 0)
+        guard rc & 15 == 3 else { throw EngineError.unknownChannel(name) }
+        return api.stringChannel(name)
+    }
+
+    // MARK: events — Thread: the performing thread, or NRT while not performing
+
+    /// A score event for a numbered instrument (p1 may be fractional: 1.060).
+    public func scoreEvent(instrument: Double, start: Double, duration: Double, _ rest: [Double] = []) throws {
+        guard instruments.defines(number: instrument) else {
+            throw EngineError.unknownInstrument(InstrumentTable.format(instrument))
+        }
+        var p = [instrument, start, duration] + rest
+        let rc = p.withUnsafeMutableBufferPointer { api.scoreEvent(CChar(UInt8(ascii: "i")), $0.baseAddress!, $0.count) }
+        if rc != 0 { throw EngineError.call("csoundScoreEvent", code: rc) }
+    }
+
+    /// A score event for a named instrument.
+    public func scoreEvent(instrument name: String, start: Double, duration: Double, _ rest: [Double] = []) throws {
+        guard instruments.defines(name: name) else { throw EngineError.unknownInstrument("\"\(name)\"") }
+        let fields = ([start, duration] + rest).map { InstrumentTable.format($0) }.joined(separator: " ")
+        try readScore("i \"\(name)\" \(fields)\n", source: "event")
+    }
+
+    // MARK: helpers
+
+    static func read(_ path: String) throws -> String {
+        guard FileManager.default.fileExists(atPath: path) else { throw EngineError.unreadable(path: path, reason: "no such file") }
+        do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw EngineError.unreadable(path: path, reason: "\(error.localizedDescription)")
+        }
+    }
+
+    /// The lines worth showing for a failed compile: errors, and the context Csound prints with them.
+    static func errors(_ lines: [ConsoleLine]) -> [String] {
+        let texts = lines.map { $0.text.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let noise = ["UnifiedCSD:", "STARTING FILE", "Creating options", "Creating orchestra", "Elapsed time",
+                     "end of score", "errors in performance", "--Csound version", "libsndfile", "sr = ", "0dBFS level"]
+        return texts.filter { t in !noise.contains { t.contains($0) } }
+    }
+}

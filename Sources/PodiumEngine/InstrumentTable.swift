@@ -1,0 +1,57 @@
+import Foundation
+/// The instruments the compiled orchestras define, read from their `instr` lines.
+/// Csound 6.18's API cannot list instruments, and `csoundScoreEvent` returns success even
+/// for an undefined one (the event is dropped with a console line): the host checks here.
+public struct InstrumentTable: Sendable, Equatable {
+    public private(set) var numbers: Set<Int> = []
+    public private(set) var names: [String] = []
+
+    public init() {}
+
+    public func defines(number: Double) -> Bool { numbers.contains(Int(number.magnitude)) }
+    public func defines(name: String) -> Bool { names.contains(name) }
+
+    /// Adds the instruments declared in orchestra text (`instr 1, 2, bass`, `instr +name`).
+    public mutating func add(declarationsIn orchestra: String) {
+        for rawLine in orchestra.split(whereSeparator: \.isNewline) {
+            var line = Substring(rawLine)
+            if let c = line.firstIndex(of: ";") { line = line[..<c] }
+            if let c = line.range(of: "//") { line = line[..<c.lowerBound] }
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard words.first == "instr" else { continue }
+            let list = line.drop { $0 == " " || $0 == "\t" }.dropFirst("instr".count)
+            for item in list.split(separator: ",") {
+                var token = item.trimmingCharacters(in: .whitespaces)
+                if token.hasPrefix("+") { token.removeFirst() }
+                guard !token.isEmpty else { continue }
+                if let n = Int(token) { numbers.insert(n) } else if !names.contains(token) { names.append(token) }
+            }
+        }
+    }
+
+    /// A p-field as Csound prints it (no trailing ".0").
+    public static func format(_ v: Double) -> String {
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return String(v)
+    }
+}
+
+/// The sections of a `.csd` file.
+public struct CSDSections: Sendable {
+    public var options: String = ""
+    public var orchestra: String = ""
+    public var score: String = ""
+
+    public init(_ text: String) {
+        options = CSDSections.section("CsOptions", in: text)
+        orchestra = CSDSections.section("CsInstruments", in: text)
+        score = CSDSections.section("CsScore", in: text)
+    }
+
+    static func section(_ tag: String, in text: String) -> String {
+        guard let open = text.range(of: "<\(tag)"),
+              let openEnd = text[open.upperBound...].firstIndex(of: ">"),
+              let close = text.range(of: "</\(tag)>", range: openEnd..<text.endIndex) else { return "" }
+        return String(text[text.index(after: openEnd)..<close.lowerBound])
+    }
+}
