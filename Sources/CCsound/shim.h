@@ -3,7 +3,11 @@
 // and the library is libcsound64 (apt: libcsound64-dev).
 #ifndef PODIUM_CCSOUND_SHIM_H
 #define PODIUM_CCSOUND_SHIM_H
+#if __has_include(<csound/csound.h>)
 #include <csound/csound.h>
+#else
+#error "Csound's headers are missing: apt-get install libcsound64-dev (or run scripts/setup)"
+#endif
 #include <stdio.h>
 
 /// MYFLT is a macro (double on Debian): give Swift a name for it.

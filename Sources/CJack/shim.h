@@ -1,6 +1,9 @@
 // What Swift cannot import from JACK directly (apt: libjack-jackd2-dev).
 #ifndef PODIUM_CJACK_SHIM_H
 #define PODIUM_CJACK_SHIM_H
+#if !__has_include(<jack/jack.h>)
+#error "jack/jack.h is missing: apt-get install libjack-jackd2-dev (or run scripts/setup)"
+#endif
 #include <jack/jack.h>
 #include <jack/ringbuffer.h>
 #include <jack/midiport.h>

@@ -92,12 +92,14 @@ public final class OfflineRenderer {
             if let limit { take = Int(min(Int64(ksmps), limit - frames)) }
             if take > 0 {
                 block.withUnsafeMutableBufferPointer { buf in
-                    let base = filled * channels
-                    for i in 0..<(take * channels) {
-                        let v = spout[i] * scale
-                        buf[base + i] = v
-                        let c = i % channels
-                        if abs(v) > peaks[c] { peaks[c] = abs(v) }
+                    let out = buf.baseAddress! + filled * channels
+                    let n = take * channels
+                    for i in 0..<n { out[i] = spout[i] * scale }
+                    for c in 0..<channels {
+                        var p = peaks[c]
+                        var j = c
+                        while j < n { p = max(p, out[j].magnitude); j &+= channels }
+                        peaks[c] = p
                     }
                 }
                 filled += take

@@ -12,6 +12,12 @@ public struct ChannelInfo: Equatable, Sendable {
         public var maximum: Double
         public var defaultValue: Double
         public var curve: Curve
+        public init(minimum: Double, maximum: Double, defaultValue: Double, curve: Curve) {
+            self.minimum = minimum
+            self.maximum = maximum
+            self.defaultValue = defaultValue
+            self.curve = curve
+        }
     }
     public var name: String
     public var kind: Kind

@@ -123,8 +123,8 @@ public final class Console: @unchecked Sendable {
         let s = String(cString: text)
         let me = UInt(pthread_self())
         nrt.withLock {
-            $0.fragments.append((attr, s))
-            if $0.captureThread == me { $0.captured.append((attr, s)) }
+            // What a capture collects belongs to its caller (an error it throws, or `post`).
+            if $0.captureThread == me { $0.captured.append((attr, s)) } else { $0.fragments.append((attr, s)) }
         }
     }
 
@@ -144,6 +144,15 @@ public final class Console: @unchecked Sendable {
         for (attr, text) in fragments { Console.assemble(attr: attr, text: text, stream: 0, pending: &assembler, into: &lines) }
         if let rest = assembler[0], !rest.1.isEmpty { lines.append(ConsoleLine(level: Console.classify(rest.0, rest.1), text: rest.1)) }
         return (result, lines)
+    }
+
+    /// Puts captured lines back into the stream (a compile that succeeded).
+    // Thread: NRT
+    func post(_ lines: [ConsoleLine]) {
+        guard !lines.isEmpty else { return }
+        nrt.withLock { s in
+            for line in lines { s.fragments.append((line.level == .error ? 0x1000 : line.level == .warning ? 0x4000 : 0, line.text + "\n")) }
+        }
     }
 
     /// Whole lines printed since the last drain, from every thread.

@@ -136,9 +136,9 @@ public struct CsoundAPI: @unchecked Sendable {
     }
     // Thread: NRT
     func stringChannel(_ name: String) -> String {
-        let (p, rc) = channelPointer(name, type: 0)
-        guard rc == Int32(CSOUND_STRING_CHANNEL.rawValue) || p != nil else { return "" }
-        var buffer = [CChar](repeating: 0, count: 4096)
+        // The channel's own size (it grows with the longest string stored).
+        let size = max(Int(csoundGetChannelDatasize(raw, name)), 1) + 1
+        var buffer = [CChar](repeating: 0, count: size)
         return buffer.withUnsafeMutableBufferPointer { buf -> String in
             name.withCString { csoundGetStringChannel(raw, $0, buf.baseAddress) }
             return String(cString: buf.baseAddress!)

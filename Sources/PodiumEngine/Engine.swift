@@ -18,6 +18,7 @@ public final class Engine: @unchecked Sendable {
 
     // Thread: NRT (owner)
     public init(options: EngineOptions = EngineOptions(), console: Console = Console()) throws {
+        try options.validate()
         self.console = console
         self.options = options
         api = try CsoundAPI.create(hostData: console.hostData)
@@ -46,6 +47,7 @@ public final class Engine: @unchecked Sendable {
             let sections = CSDSections(text)
             let (rc, lines) = console.capturing { api.compileCsd(path: path) }
             if rc != 0 { throw EngineError.compile(CompileFailure(source: path, diagnostics: Engine.errors(lines))) }
+            console.post(lines)
             orchestraTexts.append(sections.orchestra)
             instruments.add(declarationsIn: sections.orchestra)
             scoreText = sections.score
@@ -69,6 +71,7 @@ public final class Engine: @unchecked Sendable {
     public func compileOrchestra(_ text: String, source: String) throws -> [ConsoleLine] {
         let (rc, lines) = console.capturing { api.compileOrc(text) }
         if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
+        console.post(lines)
         orchestraTexts.append(text)
         instruments.add(declarationsIn: text)
         return lines
@@ -78,6 +81,7 @@ public final class Engine: @unchecked Sendable {
     public func readScore(_ text: String, source: String = "score") throws {
         let (rc, lines) = console.capturing { api.readScore(text) }
         if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
+        console.post(lines)
         if !started { scoreText += "\n" + text }
     }
 
@@ -88,6 +92,7 @@ public final class Engine: @unchecked Sendable {
             if errs.isEmpty { throw error }
             throw EngineError.compile(CompileFailure(source: "csoundStart", diagnostics: errs))
         }
+        console.post(lines)
         started = true
     }
 

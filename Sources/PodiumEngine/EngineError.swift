@@ -18,7 +18,7 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
         switch self {
         case let .call(name, code): return "\(name) failed (Csound error \(code))"
         case let .compile(failure): return failure.description
-        case let .badOption(option, reason): return "Csound refused \(option): \(reason)"
+        case let .badOption(option, reason): return "invalid \(option): \(reason)"
         case let .unknownInstrument(name): return "unknown instrument \(name): the orchestra does not define it"
         case let .unknownChannel(name): return "unknown channel \"\(name)\": the orchestra does not declare it (chn_k / chn_S)"
         case let .unreadable(path, reason): return "cannot read \(path): \(reason)"

@@ -26,6 +26,26 @@ public struct EngineOptions: Sendable, Equatable {
         self.extra = extra
     }
 
+    /// Csound 6.18 accepts nearly any override (sr = 1 renders nothing, silently):
+    /// refuse what no performance can mean.
+    public func validate() throws {
+        if let sampleRate, !(EngineOptions.sampleRates).contains(sampleRate) {
+            throw EngineError.badOption("sr \(sampleRate)", reason: "out of range (\(EngineOptions.sampleRates.lowerBound)–\(EngineOptions.sampleRates.upperBound) Hz)")
+        }
+        if let ksmps, !(1...EngineOptions.maxKsmps).contains(ksmps) {
+            throw EngineError.badOption("ksmps \(ksmps)", reason: "out of range (1–\(EngineOptions.maxKsmps))")
+        }
+        if let ksmps, let sampleRate, ksmps > sampleRate {
+            throw EngineError.badOption("ksmps \(ksmps)", reason: "larger than sr \(sampleRate)")
+        }
+        if let nchnls, !(1...256).contains(nchnls) {
+            throw EngineError.badOption("nchnls \(nchnls)", reason: "out of range (1–256)")
+        }
+    }
+
+    public static let sampleRates = 1000...768_000
+    public static let maxKsmps = 8192
+
     /// The flags handed to csoundSetOption, in order.
     var csoundFlags: [String] {
         var flags = ["-d"]  // no graphics

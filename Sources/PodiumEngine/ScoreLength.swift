@@ -4,8 +4,9 @@ import Foundation
 public enum ScoreLength: Equatable, Sendable {
     /// Ends after this many seconds.
     case seconds(Double)
-    /// Never ends by itself: held notes (negative p3), `z`, or an empty score
-    /// (Csound 6 then performs until stopped).
+    /// Never ends by itself: `z` durations, `f0 z`, or an empty score (Csound 6 then
+    /// performs until stopped). Held notes (negative p3) do not keep a score alive:
+    /// Csound ends it after the last event, as it does for the csound CLI.
     case unending(reason: String)
 
     /// Anything longer than this is "forever" (`z` is 2^32 beats).
@@ -37,11 +38,7 @@ public enum ScoreLength: Equatable, Sendable {
             case "i":
                 any = true
                 guard let start = num(3), let dur = num(5) else { continue }
-                if dur < 0 {
-                    self = .unending(reason: "instrument \(f.count > 1 ? String(f[1]) : "?") is held (negative p3) at \(InstrumentTable.format(start)) s")
-                    return
-                }
-                sectionEnd = max(sectionEnd, start + dur)
+                sectionEnd = max(sectionEnd, start + max(dur, 0))
             case "f":
                 if f.count > 1, Double(f[1]) == 0, let t = num(3) { any = true; sectionEnd = max(sectionEnd, t) }
             case "s", "e":

@@ -43,9 +43,7 @@ struct Render: ParsableCommand {
         guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("no such file: \(file)") }
         if let score, !FileManager.default.fileExists(atPath: score) { throw ValidationError("no such score file: \(score)") }
         if score != nil && file.hasSuffix(".csd") { throw ValidationError("--score goes with an orchestra file, not a .csd (its score is inside)") }
-        if let sr, sr <= 0 { throw ValidationError("--sr must be positive (got \(sr))") }
-        if let ksmps, ksmps <= 0 { throw ValidationError("--ksmps must be positive (got \(ksmps))") }
-        if let sr, let ksmps, sr % ksmps != 0 { throw ValidationError("--ksmps \(ksmps) does not divide --sr \(sr)") }
+        do { try EngineOptions(sampleRate: sr, ksmps: ksmps).validate() } catch { throw ValidationError("\(error)") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if verbose && quiet { throw ValidationError("--verbose and --quiet contradict each other") }
     }

@@ -1,0 +1,180 @@
+import Foundation
+import PodiumEngine
+import Testing
+
+/// The engine layer against the real libcsound.
+@Suite("Engine", .serialized)
+struct EngineTests {
+    func startedEngine(_ file: String = Paths.fixture("channels.csd")) throws -> Engine {
+        let engine = try Engine()
+        try engine.compile(.csd(path: file))
+        try engine.start()
+        return engine
+    }
+
+    @Test("declared channels are listed with their ranges and defaults")
+    func listsDeclaredChannels() throws {
+        let engine = try startedEngine()
+        let channels = Dictionary(uniqueKeysWithValues: engine.channels().map { ($0.name, $0) })
+        let gain = try #require(channels["gain"])
+        #expect(gain.kind == .control && gain.isInput && !gain.isOutput)
+        #expect(gain.range == ChannelInfo.Range(minimum: 0, maximum: 1, defaultValue: 0.5, curve: .linear))
+        let fader = try #require(channels["fader"])
+        #expect(fader.isInput && fader.isOutput)
+        #expect(fader.range?.curve == .exponential && fader.range?.defaultValue == 100)
+        #expect(channels["doubled"]?.isOutput == true)
+        #expect(channels["label"]?.kind == .string)
+    }
+
+    @Test("a control value set by the host comes back through chnget/chnset")
+    func controlRoundTrip() throws {
+        let engine = try startedEngine()
+        try engine.setControl("gain", 0.25)
+        for _ in 0..<4 { _ = engine.performKsmps() }
+        #expect(try engine.control("doubled") == 0.5)
+        try engine.setControl("gain", 0.125)
+        _ = engine.performKsmps()
+        #expect(try engine.control("doubled") == 0.25)
+        #expect(try engine.control("gain") == 0.125)
+    }
+
+    @Test("a cached channel pointer writes atomically and is read by the orchestra")
+    func cachedPointer() throws {
+        let engine = try startedEngine()
+        let gain = try engine.controlChannelPointer("gain")
+        gain.pointee = 0.4
+        _ = engine.performKsmps()
+        #expect(try engine.control("doubled") == 0.8)
+    }
+
+    @Test("a string channel round-trips through the orchestra")
+    func stringRoundTrip() throws {
+        let engine = try startedEngine()
+        try engine.setString("label", "hello")
+        _ = engine.performKsmps()
+        #expect(try engine.string("echo") == "hello!")
+    }
+
+    @Test("unknown channels are errors, never silently created")
+    func unknownChannel() throws {
+        let engine = try startedEngine()
+        #expect(throws: EngineError.unknownChannel("nope")) { try engine.setControl("nope", 1) }
+        #expect(throws: EngineError.unknownChannel("gain")) { try engine.setString("gain", "x") }
+        #expect(!engine.channels().contains { $0.name == "nope" })
+    }
+
+    @Test("compile errors come back with Csound's lines and line numbers")
+    func compileErrorsHaveLineNumbers() throws {
+        let engine = try Engine()
+        let code = """
+        instr 1
+          a1 oscili 0.1, 440
+          a2 nosuchopcode a1
+          out a1
+        endin
+        """
+        do {
+            try engine.compileOrchestra(code, source: "live.orc")
+            Issue.record("the broken orchestra compiled")
+        } catch let EngineError.compile(failure) {
+            #expect(failure.lines.contains(3), "lines: \(failure.lines), diagnostics: \(failure.diagnostics)")
+            #expect(failure.description.hasPrefix("live.orc:3: "))
+            #expect(failure.diagnostics.contains { $0.contains("nosuchopcode") })
+        }
+        do {
+            // An unfinished line: Csound reports the line where it met the next token.
+            try engine.compileOrchestra("instr 2\n out oscili(0.1, 440)\n a1 = \nendin\n", source: "x")
+            Issue.record("the broken orchestra compiled")
+        } catch let EngineError.compile(failure) {
+            #expect(failure.lines == [4], "diagnostics: \(failure.diagnostics)")
+            #expect(failure.diagnostics.contains(">>> endin <<<"))
+        }
+    }
+
+    @Test("a CSD that does not compile reports its file line")
+    func csdErrorLine() throws {
+        let engine = try Engine()
+        #expect {
+            try engine.compile(.csd(path: Paths.fixture("broken.csd")))
+        } throws: { error in
+            guard case let EngineError.compile(failure) = error else { return false }
+            return failure.lines.contains(10) && failure.description.contains("broken.csd:10")
+        }
+    }
+
+    @Test("a failed compile keeps the old instrument; a good one replaces it for new notes")
+    func failedCompileKeepsOldInstrument() throws {
+        let engine = try Engine(options: EngineOptions(sampleRate: 48000, ksmps: 64, nchnls: 1))
+        try engine.compileOrchestra("0dbfs = 1\ninstr 1\n a1 = p4\n out a1\nendin\n", source: "v1")
+        try engine.start()
+        func level(after event: Double) throws -> Double {
+            try engine.scoreEvent(instrument: 1, start: 0, duration: 0.005, [event])
+            _ = engine.performKsmps()
+            let value = engine.spout[10]
+            for _ in 0..<10 { _ = engine.performKsmps() }  // the note ends
+            return value
+        }
+        #expect(try level(after: 0.5) == 0.5)
+        #expect(throws: (any Error).self) { try engine.compileOrchestra("instr 1\n a1 = p4 *\n out a1\nendin\n", source: "v2") }
+        #expect(try level(after: 0.25) == 0.25)
+        try engine.compileOrchestra("instr 1\n a1 = p4 * 2\n out a1\nendin\n", source: "v3")
+        #expect(try level(after: 0.25) == 0.5)
+    }
+
+    @Test("events by number and by name; unknown instruments are refused")
+    func events() throws {
+        let engine = try Engine(options: EngineOptions(nchnls: 1))
+        try engine.compileOrchestra("sr = 48000\nksmps = 64\n0dbfs = 1\ninstr 1, beep\n a1 = p4\n out a1\nendin\ninstr 3\n a1 = p4\n out a1\nendin\n", source: "ev")
+        try engine.start()
+        #expect(engine.instruments.numbers == [1, 3])
+        #expect(engine.instruments.names == ["beep"])
+        try engine.scoreEvent(instrument: 3, start: 0, duration: 1, [0.125])
+        try engine.scoreEvent(instrument: "beep", start: 0, duration: 1, [0.25])
+        _ = engine.performKsmps()
+        #expect(engine.spout[0] == 0.375)
+        #expect(throws: EngineError.unknownInstrument("2")) { try engine.scoreEvent(instrument: 2, start: 0, duration: 1) }
+        #expect(throws: EngineError.unknownInstrument("\"bass\"")) { try engine.scoreEvent(instrument: "bass", start: 0, duration: 1) }
+    }
+
+    @Test("Csound's console is captured, never printed")
+    func consoleIsCaptured() throws {
+        var lines: [ConsoleLine] = []
+        let printed = try capturingStandardOutputAndError {
+            let engine = try Engine()
+            try engine.compileOrchestra("sr = 48000\nksmps = 64\nnchnls = 1\n0dbfs = 1\ninstr 1\n prints \"hello from the orchestra\\n\"\nendin\n", source: "c")
+            try engine.readScore("i1 0 0.01\n")
+            try engine.start()
+            for _ in 0..<10 { _ = engine.performKsmps() }
+            lines = engine.console.flush()
+        }
+        #expect(printed.isEmpty, "printed: \(printed)")
+        #expect(lines.contains { $0.text.contains("hello from the orchestra") })
+        #expect(lines.contains { $0.text.contains("Csound version") })
+    }
+
+    @Test("overrides no performance can mean are refused with the reason")
+    func badOverrides() {
+        #expect(throws: EngineError.badOption("sr 1", reason: "out of range (1000–768000 Hz)")) { try Engine(options: EngineOptions(sampleRate: 1)) }
+        #expect(throws: EngineError.badOption("ksmps 0", reason: "out of range (1–8192)")) { try Engine(options: EngineOptions(ksmps: 0)) }
+        #expect(throws: EngineError.badOption("ksmps 4096", reason: "larger than sr 2000")) { try Engine(options: EngineOptions(sampleRate: 2000, ksmps: 4096)) }
+    }
+
+    @Test("overrides reach Csound")
+    func overridesApply() throws {
+        let engine = try Engine(options: EngineOptions(sampleRate: 44100, ksmps: 10, nchnls: 3))
+        try engine.compile(.csd(path: Paths.orchestra("sine.csd")))
+        try engine.start()
+        #expect(engine.sampleRate == 44100)
+        #expect(engine.ksmps == 10)
+        #expect(engine.outputChannels == 3)
+    }
+
+    @Test("Csound's own refusal (inconsistent sr, kr, ksmps) is an error naming it")
+    func csoundRefusal() throws {
+        let engine = try Engine()
+        #expect {
+            try engine.compileOrchestra("sr = 48000\nkr = 1000\nksmps = 64\ninstr 1\nendin\n", source: "kr.orc")
+            try engine.start()
+        } throws: { error in "\(error)".contains("inconsistent sr, kr, ksmps") }
+    }
+}
