@@ -56,6 +56,8 @@ public struct CsoundAPI: @unchecked Sendable {
     func compileCsd(path: String) -> Int32 { csoundCompileCsd(raw, path) }
     func compileCsdText(_ text: String) -> Int32 { csoundCompileCsdText(raw, text) }
     func readScore(_ text: String) -> Int32 { csoundReadScore(raw, text) }
+    /// Csound copies the text; the audio thread reads it at its next k-cycle.
+    func readScoreAsync(_ text: String) { csoundReadScoreAsync(raw, text) }
     func evalCode(_ text: String) -> Double { csoundEvalCode(raw, text) }
 
     func start() throws {

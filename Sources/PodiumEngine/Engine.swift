@@ -58,10 +58,6 @@ public final class Engine: @unchecked Sendable {
             try compileOrchestra(orchestra, source: name)
             if let score { try readScore(score, source: name) }
         }
-        if let seed = options.seed, !started {
-            // Runs at start after the orchestra's own global code: ours wins.
-            try compileOrchestra("seed \(seed)\n", source: "--seed")
-        }
     }
 
     /// Compiles orchestra code now (before start: plainly; during performance with
@@ -69,7 +65,8 @@ public final class Engine: @unchecked Sendable {
     /// existing instrument as it was.
     @discardableResult
     public func compileOrchestra(_ text: String, source: String) throws -> [ConsoleLine] {
-        let (rc, lines) = console.capturing { api.compileOrc(text) }
+        let code = text + "\n" + (started ? Engine.exports(InstrumentTable.declared(in: text).names) : "")
+        let (rc, lines) = console.capturing { api.compileOrc(code) }
         if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
         console.post(lines)
         orchestraTexts.append(text)
@@ -85,7 +82,29 @@ public final class Engine: @unchecked Sendable {
         if !started { scoreText += "\n" + text }
     }
 
+    /// Channels the host creates before start (markers the audio thread watches).
+    static let mergedMarker = "podium.merged"
+    static let scoredMarker = "podium.scored"
+    private var nextMarker = 0.0
+
+    /// Code that marks when the audio thread has applied an async compile or score text.
+    static let markerInstrument = """
+    instr podium_score_marker
+      chnset p4, "\(scoredMarker)"
+      turnoff
+    endin
+    """
+
+    /// Global code that publishes named instruments' numbers (`podium.instr.NAME`).
+    static func exports(_ names: [String]) -> String {
+        names.map { "chnset nstrnum(\"\($0)\"), \"podium.instr.\($0)\"\n" }.joined()
+    }
+
+    /// Starts Csound, then adds the host's own code. A CSD's orchestra is compiled inside
+    /// csoundStart, so nothing may be compiled before it (it would become the header).
     public func start() throws {
+        _ = try controlChannelPointer(Engine.mergedMarker, create: true)
+        _ = try controlChannelPointer(Engine.scoredMarker, create: true)
         let (result, lines) = console.capturing { () -> Result<Void, Error> in Result { try api.start() } }
         if case let .failure(error) = result {
             let errs = Engine.errors(lines)
@@ -94,6 +113,61 @@ public final class Engine: @unchecked Sendable {
         }
         console.post(lines)
         started = true
+        // Runs before the first k-cycle, after the orchestra's own global code: the seed wins.
+        var host = Engine.markerInstrument + "\n" + Engine.exports(instruments.names)
+        if let seed = options.seed { host += "seed \(seed)\n" }
+        // Host code: not the performer's, so not listed among instruments or session orchestras.
+        let (rc, hostLines) = console.capturing { api.compileOrc(host) }
+        if rc != 0 { throw EngineError.compile(CompileFailure(source: "podium host code", diagnostics: Engine.errors(hostLines))) }
+    }
+
+    /// The pointers and numbers the audio thread needs (valid while this engine lives).
+    public var realtime: RTEngine {
+        precondition(started, "realtime view of an engine that has not started")
+        return RTEngine(csound: api.raw, spin: api.spin, spout: api.spout, ksmps: api.ksmps,
+                        inputChannels: api.nchnlsInput, outputChannels: api.nchnls,
+                        inputScale: api.zeroDBFS, outputScale: 1 / api.zeroDBFS,
+                        mergedMarker: try! controlChannelPointer(Engine.mergedMarker),
+                        scoredMarker: try! controlChannelPointer(Engine.scoredMarker))
+    }
+
+    /// Compiles orchestra code while the engine performs: parsed and checked here (errors
+    /// come back at once, nothing changes), merged by the audio thread at its next k-cycle.
+    /// Returns the marker value the audio thread writes to `podium.merged` when it merges.
+    // Thread: NRT (one producer)
+    public func compileOrchestraAsync(_ text: String, source: String) throws -> Double {
+        nextMarker += 1
+        let marker = nextMarker
+        let named = InstrumentTable.declared(in: text).names
+        var code = text + "\n" + Engine.exports(named)
+        code += "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
+        let (rc, lines) = console.capturing { api.compileOrcAsync(code) }
+        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
+        console.post(lines)
+        orchestraTexts.append(text)
+        instruments.add(declarationsIn: text)
+        return marker
+    }
+
+    /// Score text while the engine performs (copied by Csound, read by the audio thread at its
+    /// next k-cycle). Returns the marker value written to `podium.scored` when it was read.
+    // Thread: NRT (one producer)
+    public func readScoreAsync(_ text: String) -> Double {
+        nextMarker += 1
+        let marker = nextMarker
+        api.readScoreAsync(text + "\ni \"podium_score_marker\" 0 0.001 \(InstrumentTable.format(marker))\n")
+        return marker
+    }
+
+    /// The number Csound gave a named instrument (nil until a compile that defines it has merged).
+    // Thread: NRT
+    public func instrumentNumber(named name: String) -> Double? {
+        guard instruments.defines(name: name) else { return nil }
+        let (p, rc) = api.channelPointer("podium.instr.\(name)", type: 0)
+        _ = p
+        guard rc & 15 == 1, let ptr = api.channelPointer("podium.instr.\(name)", type: rc).0 else { return nil }
+        let n = CsoundAPI.load(ptr)
+        return n > 0 ? n : nil
     }
 
     // MARK: perform — Thread: RT or offline driver

@@ -29,6 +29,13 @@ public struct InstrumentTable: Sendable, Equatable {
         }
     }
 
+    /// The instruments declared in one piece of orchestra text.
+    public static func declared(in orchestra: String) -> InstrumentTable {
+        var t = InstrumentTable()
+        t.add(declarationsIn: orchestra)
+        return t
+    }
+
     /// A p-field as Csound prints it (no trailing ".0").
     public static func format(_ v: Double) -> String {
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }

@@ -93,3 +93,10 @@ func capturingStandardOutputAndError(_ body: () throws -> Void) rethrows -> Stri
     fflush(nil)
     return (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
 }
+
+/// Where two sample arrays first differ (nil when identical). Cheap to report, unlike a
+/// diff of two million-element arrays.
+func firstDifference(_ a: [Double], _ b: [Double]) -> Int? {
+    if a.count != b.count { return min(a.count, b.count) }
+    return zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+}

@@ -1,0 +1,52 @@
+import CCsound
+
+/// The slice of an `Engine` the audio thread uses: plain pointers and numbers, no ARC.
+/// Copied by value into the real-time state; valid while its `Engine` lives.
+public struct RTEngine: @unchecked Sendable {
+    public let csound: OpaquePointer
+    /// Interleaved `ksmps * inputChannels` input samples, 0dBFS units.
+    public let spin: UnsafeMutablePointer<Double>
+    /// Interleaved `ksmps * outputChannels` output samples, 0dBFS units.
+    public let spout: UnsafeMutablePointer<Double>
+    public let ksmps: Int
+    public let inputChannels: Int
+    public let outputChannels: Int
+    /// Multiply JACK input (-1…1) by this; multiply Csound output by `outputScale`.
+    public let inputScale: Double
+    public let outputScale: Double
+    /// `podium.merged`: written by the global code of each async compile when the audio
+    /// thread merges it (its value is the compile's sequence number).
+    public let mergedMarker: UnsafeMutablePointer<Double>
+    /// `podium.scored`: written by the marker note after each async score text.
+    public let scoredMarker: UnsafeMutablePointer<Double>
+
+    /// One k-cycle. True when the score has ended.
+    // Thread: RT (JACK process callback) or offline driver
+    @_noLocks @_noAllocation @inline(__always)
+    public func performKsmps() -> Bool {
+        _unsafePerformance { csoundPerformKsmps(csound) != 0 }
+    }
+
+    /// A score event now (p2 is relative to the current k-cycle). The p-fields are read
+    /// before it returns. Takes Csound's API lock, which nothing else holds while the
+    /// engine performs in --realtime mode (the host only uses Csound's async calls then).
+    // Thread: RT (JACK process callback) or offline driver
+    @_noLocks @_noAllocation @inline(__always)
+    public func scoreEvent(_ pfields: UnsafePointer<Double>, count: Int) {
+        _unsafePerformance { _ = csoundScoreEvent(csound, CChar(UInt8(ascii: "i")), pfields, count) }
+    }
+
+    /// Atomic store into a cached control channel.
+    // Thread: RT
+    @_noLocks @_noAllocation @inline(__always)
+    public static func store(_ channel: UnsafeMutablePointer<Double>, _ value: Double) {
+        _unsafePerformance { podium_channel_store(channel, value) }
+    }
+
+    /// Atomic load from a cached control channel.
+    // Thread: RT
+    @_noLocks @_noAllocation @inline(__always)
+    public static func load(_ channel: UnsafeMutablePointer<Double>) -> Double {
+        _unsafePerformance { podium_channel_load(channel) }
+    }
+}
