@@ -23,19 +23,26 @@ let package = Package(
         .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack"]),
         // Audio files through libsndfile (render output, session recording).
         .target(name: "PodiumAudioFile", dependencies: ["CSndfile"]),
-        // Drivers that run the engine: offline render (JACK driver joins here).
+        // The real-time core: POD commands, SPSC rings, the JACK process callback and its driver.
+        .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack"]),
+        // Control surfaces: turn performer input (scripts; REPL, OSC, MIDI later) into Commands.
+        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime"]),
+        // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // The command-line tool.
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Tests only: counts the heap allocations of one thread (the audio thread).
+        .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
         .testTarget(
             name: "PodiumTests",
-            dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers"],
+            dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
+                           "CJack", "CAllocCounter"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -20,4 +20,21 @@ static inline jack_client_t *podium_jack_client_open(const char *name,
   }
   return jack_client_open(name, options, status);
 }
+
+/// Relaxed 64-bit counters shared between the audio thread and readers (statistics).
+static inline void podium_counter_add(uint64_t *p, uint64_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+static inline void podium_counter_max(uint64_t *p, uint64_t v) {
+  uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v > old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+static inline uint64_t podium_counter_load(const uint64_t *p) { return __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED); }
+static inline void podium_counter_store(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+/// Monotonic nanoseconds (vDSO: no system call, no lock).
+#include <time.h>
+static inline uint64_t podium_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 #endif

@@ -101,6 +101,9 @@ public final class Console: @unchecked Sendable {
         shared.deallocate()
     }
 
+    /// A handle the audio thread keeps without reference counting.
+    public var realtimeHandle: RealtimeConsoleHandle { RealtimeConsoleHandle(shared: shared) }
+
     /// The raw pointer Csound gets as host data.
     var hostData: UnsafeMutableRawPointer { UnsafeMutableRawPointer(shared) }
 
@@ -111,6 +114,9 @@ public final class Console: @unchecked Sendable {
         let me = _unsafePerformance { UInt(pthread_self()) }
         shared.pointee.rtThread.store(me, ordering: .releasing)
     }
+
+    /// The pthread_t of the thread that last performed in real time (0: none yet).
+    public var realtimeThread: UInt { shared.pointee.rtThread.load(ordering: .acquiring) }
 
     // Thread: NRT
     public func clearRealtimeThread() { shared.pointee.rtThread.store(0, ordering: .releasing) }
@@ -234,5 +240,21 @@ public final class Console: @unchecked Sendable {
             out.unicodeScalars.append(c)
         }
         return out
+    }
+}
+
+/// What the audio thread needs of the console: declaring itself the real-time printer.
+public struct RealtimeConsoleHandle: @unchecked Sendable {
+    let shared: UnsafeMutablePointer<ConsoleShared>
+
+    /// Messages printed on this thread from now on go through the lock-free ring.
+    /// Called at every callback: JACK's thread changes when the client reconnects.
+    // Thread: RT
+    @_noLocks @_noAllocation
+    public func claimCurrentThread() {
+        let me = _unsafePerformance { UInt(pthread_self()) }
+        if shared.pointee.rtThread.load(ordering: .relaxed) != me {
+            shared.pointee.rtThread.store(me, ordering: .releasing)
+        }
     }
 }

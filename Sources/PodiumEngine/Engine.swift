@@ -128,7 +128,8 @@ public final class Engine: @unchecked Sendable {
                         inputChannels: api.nchnlsInput, outputChannels: api.nchnls,
                         inputScale: api.zeroDBFS, outputScale: 1 / api.zeroDBFS,
                         mergedMarker: try! controlChannelPointer(Engine.mergedMarker),
-                        scoredMarker: try! controlChannelPointer(Engine.scoredMarker))
+                        scoredMarker: try! controlChannelPointer(Engine.scoredMarker),
+                        console: console.realtimeHandle)
     }
 
     /// Compiles orchestra code while the engine performs: parsed and checked here (errors

@@ -19,8 +19,10 @@ public struct RTEngine: @unchecked Sendable {
     public let mergedMarker: UnsafeMutablePointer<Double>
     /// `podium.scored`: written by the marker note after each async score text.
     public let scoredMarker: UnsafeMutablePointer<Double>
+    /// The engine's console, for claiming the audio thread.
+    public let console: RealtimeConsoleHandle
 
-    /// One k-cycle. True when the score has ended.
+    /// One k-cycle. True when the score has ended. (Takes Csound's uncontended API lock.)
     // Thread: RT (JACK process callback) or offline driver
     @_noLocks @_noAllocation @inline(__always)
     public func performKsmps() -> Bool {
@@ -28,8 +30,9 @@ public struct RTEngine: @unchecked Sendable {
     }
 
     /// A score event now (p2 is relative to the current k-cycle). The p-fields are read
-    /// before it returns. Takes Csound's API lock, which nothing else holds while the
-    /// engine performs in --realtime mode (the host only uses Csound's async calls then).
+    /// before it returns. Takes Csound's API lock, as csoundPerformKsmps does on this same
+    /// thread; no other thread takes it during a performance (the host then uses only
+    /// Csound's async calls and cached channel pointers), so it is never contended.
     // Thread: RT (JACK process callback) or offline driver
     @_noLocks @_noAllocation @inline(__always)
     public func scoreEvent(_ pfields: UnsafePointer<Double>, count: Int) {

@@ -7,6 +7,6 @@ struct Podium: ParsableCommand {
         commandName: "podium",
         abstract: "A live-coding performance host for Csound, clocked by JACK.",
         version: "0.1.0 (Csound \(Engine.csoundVersion))",
-        subcommands: [Render.self]
+        subcommands: [Play.self, Render.self]
     )
 }

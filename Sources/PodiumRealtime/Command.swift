@@ -1,0 +1,94 @@
+/// One control input for the audio thread: plain data, fixed size, no references.
+/// Every surface (REPL, OSC, MIDI, scripts) turns its input into these.
+public struct Command: @unchecked Sendable, BitwiseCopyable {
+    public enum Kind: UInt8, Sendable, BitwiseCopyable {
+        /// A score event: `pfields[0..<count]` (p1 may be fractional or negative).
+        case event = 1
+        /// Store `value` into the control channel at `channel`.
+        case setControl
+        /// Store `value` for exactly one k-cycle, then 0 (a momentary button).
+        case momentary
+    }
+
+    public static let maxPFields = 16
+
+    public var kind: Kind
+    /// The engine generation it was made for (set by the driver when posted); the audio
+    /// thread drops commands for an engine it no longer runs (their channel pointers died with it).
+    public var generation: UInt32 = 0
+    /// Chosen by the producer; comes back in the `Applied` record.
+    public var id: UInt64
+    /// Absolute JACK frame at which to apply; 0 means the next k-cycle.
+    public var frame: Int64
+    /// A control channel pointer cached from the engine (setControl, momentary).
+    public var channel: UnsafeMutablePointer<Double>?
+    public var value: Double
+    public var count: Int32
+    public var pfields: InlineArray<16, Double>
+
+    public init(kind: Kind, id: UInt64 = 0, frame: Int64 = 0, channel: UnsafeMutablePointer<Double>? = nil,
+                value: Double = 0, pfields: [Double] = []) {
+        precondition(pfields.count <= Command.maxPFields, "at most \(Command.maxPFields) p-fields")
+        self.kind = kind
+        self.id = id
+        self.frame = frame
+        self.channel = channel
+        self.value = value
+        self.count = Int32(pfields.count)
+        self.pfields = InlineArray(repeating: 0)
+        for (i, p) in pfields.enumerated() { self.pfields[i] = p }
+    }
+
+    /// A blank record for the audio thread to read into (no arrays involved).
+    // Thread: any
+    static var zero: Command {
+        @_noLocks @_noAllocation get {
+        Command(kind: .event, id: 0, frame: 0, channel: nil, value: 0, count: 0, pfields: InlineArray(repeating: 0))
+        }
+    }
+
+    init(kind: Kind, id: UInt64, frame: Int64, channel: UnsafeMutablePointer<Double>?, value: Double, count: Int32,
+         pfields: InlineArray<16, Double>) {
+        self.kind = kind
+        self.id = id
+        self.frame = frame
+        self.channel = channel
+        self.value = value
+        self.count = count
+        self.pfields = pfields
+    }
+
+    public static func event(_ pfields: [Double], id: UInt64 = 0, frame: Int64 = 0) -> Command {
+        Command(kind: .event, id: id, frame: frame, pfields: pfields)
+    }
+
+    public static func set(_ channel: UnsafeMutablePointer<Double>, to value: Double, id: UInt64 = 0, frame: Int64 = 0) -> Command {
+        Command(kind: .setControl, id: id, frame: frame, channel: channel, value: value)
+    }
+}
+
+/// What the audio thread did, for the non-real-time side (logs, replies, sessions).
+public struct Applied: Sendable, BitwiseCopyable, Equatable {
+    public enum Kind: UInt8, Sendable, BitwiseCopyable {
+        case command = 1      // a Command, by its id
+        case compileMerged    // an async compile merged; id = its marker
+        case scoreRead        // async score text read; id = its marker
+        case scheduleFull     // a future command was applied at once: the schedule was full
+        case stale            // dropped: made for an engine that has since been replaced
+    }
+    public var kind: Kind
+    public var id: UInt64
+    /// The absolute k-cycle (count of csoundPerformKsmps calls) it took effect in.
+    public var cycle: Int64
+    /// The JACK frame at the start of that k-cycle.
+    public var frame: Int64
+
+    // Thread: any
+    @_noLocks @_noAllocation
+    public init(kind: Kind, id: UInt64, cycle: Int64, frame: Int64) {
+        self.kind = kind
+        self.id = id
+        self.cycle = cycle
+        self.frame = frame
+    }
+}

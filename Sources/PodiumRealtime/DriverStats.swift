@@ -1,0 +1,61 @@
+import CJack
+
+/// A snapshot of the audio thread's counters.
+public struct DriverStats: Sendable, CustomStringConvertible {
+    public var callbacks: UInt64
+    public var cycles: UInt64
+    public var commands: UInt64
+    public var silentCallbacks: UInt64
+    public var lateCommands: UInt64
+    public var xruns: UInt64
+    public var maxCallbackMicroseconds: Double
+    public var periodMicroseconds: Double
+    /// Callback time as a fraction of the period, from the histogram (0.5 % steps).
+    public var p50: Double
+    public var p99: Double
+    public var dspLoad: Double
+    public var overflows: UInt64
+    public var consoleDropped: Int
+    /// The last callback's period, in frames.
+    public var lastPeriod: Int
+    /// The last callback performed (its period divided by ksmps).
+    public var lastPeriodIsAligned: Bool
+
+    init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
+        func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
+        callbacks = c(.callbacks)
+        cycles = c(.cycles)
+        commands = c(.commands)
+        silentCallbacks = c(.silentCallbacks)
+        lateCommands = c(.lateCommands)
+        xruns = c(.xruns)
+        maxCallbackMicroseconds = Double(c(.maxCallbackNs)) / 1000
+        periodMicroseconds = Double(c(.lastPeriodFrames)) / sampleRate * 1e6
+        lastPeriod = Int(c(.lastPeriodFrames))
+        lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
+        let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
+        let total = histogram.reduce(0, +)
+        func percentile(_ q: Double) -> Double {
+            guard total > 0 else { return 0 }
+            let target = UInt64((Double(total) * q).rounded(.up))
+            var seen: UInt64 = 0
+            for (i, n) in histogram.enumerated() {
+                seen += n
+                if seen >= target { return Double(i + 1) / 200 }
+            }
+            return 2
+        }
+        p50 = percentile(0.5)
+        p99 = percentile(0.99)
+        self.dspLoad = dspLoad
+        self.overflows = overflows
+        self.consoleDropped = consoleDropped
+    }
+
+    public var description: String {
+        let pct = { (x: Double) in String(format: "%.1f%%", x * 100) }
+        return "callbacks \(callbacks), k-cycles \(cycles), xruns \(xruns), commands \(commands) (late \(lateCommands)), "
+            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs, "
+            + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), silent callbacks \(silentCallbacks)"
+    }
+}

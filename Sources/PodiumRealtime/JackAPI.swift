@@ -1,0 +1,96 @@
+import CJack
+import Foundation
+
+/// Errors from JACK, naming the call that failed.
+public enum JackError: Error, CustomStringConvertible, Equatable {
+    case call(String, detail: String)
+    case noServer(String)
+    case badKsmps(ksmps: Int, period: Int, valid: [Int])
+
+    public var description: String {
+        switch self {
+        case let .call(name, detail): return "\(name) failed: \(detail)"
+        case let .noServer(name): return "no JACK server \"\(name)\" is running"
+        case let .badKsmps(ksmps, period, valid):
+            return "ksmps \(ksmps) does not divide the JACK period \(period); valid: \(valid.map(String.init).joined(separator: ", "))"
+        }
+    }
+}
+
+/// The one file through which every non-real-time JACK call passes.
+/// Thread: NRT (the driver), unless a function says otherwise.
+struct JackAPI {
+    let client: OpaquePointer
+
+    /// JACK prints its own complaints (e.g. "Cannot connect to server socket") to stderr;
+    /// the driver reports failures itself, so those go to a handler instead.
+    static func routeMessages(_ handler: @convention(c) (UnsafePointer<CChar>?) -> Void) {
+        jack_set_error_function(handler)
+        jack_set_info_function(handler)
+    }
+
+    /// Opens a client without ever starting a server (starting one is JackServer's job).
+    static func open(name: String, server: String?) throws -> JackAPI {
+        var status = jack_status_t(rawValue: 0)
+        let options = jack_options_t(rawValue: JackNoStartServer.rawValue | JackUseExactName.rawValue)
+        let client = server.map { podium_jack_client_open(name, options, &status, $0) } ?? podium_jack_client_open(name, options, &status, nil)
+        guard let client else {
+            if status.rawValue & JackServerFailed.rawValue != 0 { throw JackError.noServer(server ?? JackAPI.defaultServerName) }
+            if status.rawValue & JackNameNotUnique.rawValue != 0 { throw JackError.call("jack_client_open", detail: "a client named \(name) already exists") }
+            throw JackError.call("jack_client_open", detail: "status 0x\(String(status.rawValue, radix: 16))")
+        }
+        return JackAPI(client: client)
+    }
+
+    static var defaultServerName: String { ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"] ?? "default" }
+
+    func close() { _ = jack_client_close(client) }
+
+    var sampleRate: Int { Int(jack_get_sample_rate(client)) }
+    var bufferSize: Int { Int(jack_get_buffer_size(client)) }
+    var cpuLoad: Double { Double(jack_cpu_load(client)) }
+    var frameTime: Int64 { Int64(jack_frame_time(client)) }
+    var clientName: String { String(cString: jack_get_client_name(client)) }
+
+    func registerPort(_ name: String, input: Bool) throws -> OpaquePointer {
+        let flags = UInt(input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue)
+        guard let port = jack_port_register(client, name, JACK_DEFAULT_AUDIO_TYPE, flags, 0) else {
+            throw JackError.call("jack_port_register", detail: "port \(name)")
+        }
+        return port
+    }
+
+    func unregisterPort(_ port: OpaquePointer) { _ = jack_port_unregister(client, port) }
+    func portName(_ port: OpaquePointer) -> String { String(cString: jack_port_name(port)) }
+
+    func setCallbacks(state: UnsafeMutableRawPointer) throws {
+        var rc = jack_set_process_callback(client, podiumProcess, state)
+        if rc != 0 { throw JackError.call("jack_set_process_callback", detail: "code \(rc)") }
+        rc = jack_set_xrun_callback(client, podiumXrun, state)
+        if rc != 0 { throw JackError.call("jack_set_xrun_callback", detail: "code \(rc)") }
+        jack_on_info_shutdown(client, podiumShutdown, state)
+    }
+
+    func activate() throws {
+        let rc = jack_activate(client)
+        if rc != 0 { throw JackError.call("jack_activate", detail: "code \(rc)") }
+    }
+
+    func deactivate() { _ = jack_deactivate(client) }
+
+    /// Physical ports: playback (`input: true`, we send to them) or capture.
+    func physicalPorts(input: Bool) -> [String] {
+        let flags = UInt(JackPortIsPhysical.rawValue | (input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue))
+        guard let list = jack_get_ports(client, nil, JACK_DEFAULT_AUDIO_TYPE, flags) else { return [] }
+        defer { jack_free(UnsafeMutableRawPointer(mutating: list)) }
+        var names: [String] = []
+        var i = 0
+        while let p = list[i] { names.append(String(cString: p)); i += 1 }
+        return names
+    }
+
+    func connect(_ source: String, _ destination: String) throws {
+        let rc = jack_connect(client, source, destination)
+        if rc != 0 && rc != EEXIST { throw JackError.call("jack_connect", detail: "\(source) → \(destination) (code \(rc))") }
+    }
+}

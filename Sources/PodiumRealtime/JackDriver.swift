@@ -1,0 +1,392 @@
+import CJack
+import Foundation
+import PodiumEngine
+import Synchronization
+
+/// How to meet JACK.
+public struct JackOptions: Sendable {
+    public var clientName = "podium"
+    /// The JACK server's name; nil: $JACK_DEFAULT_SERVER or "default".
+    public var serverName: String?
+    /// Connect our ports to the physical ports.
+    public var connect = true
+    /// A divisor of the period; nil: ksmps = the period.
+    public var ksmps: Int?
+    /// Seconds between attempts to reach a server that went away.
+    public var reconnectInterval = 0.5
+
+    public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil) {
+        self.clientName = clientName
+        self.serverName = serverName
+        self.connect = connect
+        self.ksmps = ksmps
+    }
+}
+
+/// Runs an engine inside the JACK process callback and keeps it running: engine rebuilds
+/// when the period stops dividing by ksmps, reconnection when the server goes away.
+///
+/// Threads: the owner (NRT) calls start/stop/compile; producers post from their own thread;
+/// a supervisor thread (NRT) drains the applied ring and the console, and handles JACK's events.
+public final class JackDriver: @unchecked Sendable {
+    public let source: EngineSource
+    public private(set) var jackOptions: JackOptions
+    /// Seconds between reconnection attempts (set before start).
+    public var jackOptionsReconnectInterval: Double {
+        get { jackOptions.reconnectInterval }
+        set { jackOptions.reconnectInterval = newValue }
+    }
+    let engineOptions: EngineOptions
+
+    /// Guards `engine`, `generation`, `liveOrchestras`, `channelCache` and `api` among NRT threads.
+    let lock = NSLock()
+    private var _engine: Engine?
+    private var generation: UInt32 = 1
+    private var liveOrchestras: [String] = []
+    private var channelCache: [String: UnsafeMutablePointer<Double>] = [:]
+    private var api: JackAPI?
+    private var inPorts: [OpaquePointer] = []
+    private var outPorts: [OpaquePointer] = []
+
+    let state: UnsafeMutablePointer<RTState>
+    let appliedRing = Ring<Applied>(capacity: 8192)
+    private var producers: [CommandProducer] = []
+    private let running = Atomic<Bool>(false)
+    private var supervisor: Thread?
+    private let supervisorDone = DispatchSemaphore(value: 0)
+
+    /// Called on the supervisor thread for everything the audio thread applied.
+    public var onApplied: (@Sendable (Applied) -> Void)?
+    /// Called on the supervisor thread for each console line.
+    public var onConsole: (@Sendable (ConsoleLine) -> Void)?
+    /// Called on the supervisor thread (or the caller's) for driver notices: restarts, reconnections.
+    public var onNotice: (@Sendable (String) -> Void)?
+
+    public init(source: EngineSource, options: EngineOptions = EngineOptions(), jack: JackOptions = JackOptions()) {
+        self.source = source
+        self.jackOptions = jack
+        var o = options
+        // Not --realtime: Csound 6.18's realtime mode moves every note's init pass to a
+        // helper thread that polls once per k-period, so a note's first k-cycle would depend
+        // on thread timing (late, and not replayable). Without it csoundPerformKsmps takes
+        // Csound's API lock, which stays uncontended: during a performance the host only uses
+        // Csound's async calls and channel pointers, never a call that takes that lock.
+        o.realtime = false
+        o.sampleAccurate = true    // events land on their frame inside a k-cycle
+        self.engineOptions = o
+        state = .allocate(capacity: 1)
+        state.initialize(to: RTState(applied: appliedRing.raw))
+    }
+
+    deinit {
+        stop()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The engine performing now. Hold no reference across a rebuild.
+    public var engine: Engine {
+        lock.withLock { _engine! }
+    }
+
+    // MARK: start / stop — Thread: NRT (owner)
+
+    public func start() throws {
+        let api = try JackAPI.open(name: jackOptions.clientName, server: jackOptions.serverName)
+        do {
+            let ksmps = try Alignment.ksmps(period: api.bufferSize, requested: jackOptions.ksmps)
+            let engine = try makeEngine(sampleRate: api.sampleRate, ksmps: ksmps)
+            lock.withLock { _engine = engine }
+            handOver(engine, adoptDirectly: true)
+            try attach(api)
+        } catch {
+            api.close()
+            throw error
+        }
+        running.store(true, ordering: .releasing)
+        let thread = Thread { [unowned self] in self.supervise() }
+        thread.name = "podium-supervisor"
+        supervisor = thread
+        thread.start()
+    }
+
+    /// Deactivates, unregisters the ports, closes the client. Idempotent.
+    public func stop() {
+        if running.exchange(false, ordering: .acquiringAndReleasing) {
+            supervisorDone.wait()
+        }
+        lock.withLock {
+            if let api {
+                api.deactivate()
+                for p in inPorts + outPorts { api.unregisterPort(p) }
+                api.close()
+            }
+            api = nil
+            inPorts = []
+            outPorts = []
+        }
+        drainSideRings()
+    }
+
+    /// The client's full name and sample rate/period, for messages.
+    public var description: String {
+        lock.withLock {
+            guard let api, let e = _engine else { return "not connected" }
+            return "\(api.clientName): \(api.sampleRate) Hz, period \(api.bufferSize), ksmps \(e.ksmps), \(inPorts.count) in / \(outPorts.count) out"
+        }
+    }
+
+    public var portNames: (inputs: [String], outputs: [String]) {
+        lock.withLock {
+            guard let api else { return ([], []) }
+            return (inPorts.map(api.portName), outPorts.map(api.portName))
+        }
+    }
+
+    public var isConnected: Bool { lock.withLock { api != nil } }
+
+    /// JACK's current frame time (an estimate between callbacks), 0 when disconnected.
+    public var frameTime: Int64 { lock.withLock { api?.frameTime ?? 0 } }
+
+    public static var defaultServerName: String { JackAPI.defaultServerName }
+
+    /// JACK prints its own complaints ("Cannot connect to server socket") to stderr; Podium
+    /// reports failures itself. With `verbose`, JACK's lines are shown, prefixed.
+    public static func routeJackMessages(verbose: Bool) {
+        JackAPI.routeMessages(verbose ? { msg in
+            if let msg { FileHandle.standardError.write(Data("jack: \(String(cString: msg))\n".utf8)) }
+        } : { _ in })
+    }
+
+    // MARK: producers and engine work — Thread: NRT
+
+    /// A ring for one producer thread (REPL, OSC, MIDI, a script). At most eight.
+    public func makeProducer() -> CommandProducer {
+        lock.withLock {
+            let index = state.pointee.ringCount.load(ordering: .acquiring)
+            precondition(index < RTLimits.maxRings, "at most \(RTLimits.maxRings) command producers")
+            let producer = CommandProducer(driver: self, ring: Ring<Command>(capacity: 4096))
+            state.pointee.rings[index] = producer.ring.raw
+            state.pointee.ringCount.store(index + 1, ordering: .releasing)
+            producers.append(producer)
+            return producer
+        }
+    }
+
+    /// Current generation and a cached pointer to a declared control channel.
+    func channel(_ name: String) throws -> (UnsafeMutablePointer<Double>, UInt32) {
+        try lock.withLock {
+            if let p = channelCache[name] { return (p, generation) }
+            let p = try _engine!.controlChannelPointer(name)
+            channelCache[name] = p
+            return (p, generation)
+        }
+    }
+
+    var currentGeneration: UInt32 { lock.withLock { generation } }
+
+    /// The number of an instrument given by name (resolved once its compile has merged).
+    public func instrumentNumber(named name: String) -> Double? {
+        lock.withLock { _engine?.instrumentNumber(named: name) }
+    }
+
+    /// Hot reload: parsed and checked on this thread (errors at once, nothing changes),
+    /// merged by the audio thread at its next k-cycle. Returns the merge marker (see `Applied.compileMerged`).
+    public func compile(_ text: String, source: String) throws -> UInt64 {
+        try lock.withLock {
+            let marker = try _engine!.compileOrchestraAsync(text, source: source)
+            liveOrchestras.append(text)
+            return UInt64(marker)
+        }
+    }
+
+    /// Score text read by the audio thread at its next k-cycle. Returns its marker (`Applied.scoreRead`).
+    public func readScore(_ text: String) -> UInt64 {
+        lock.withLock { UInt64(_engine!.readScoreAsync(text)) }
+    }
+
+    public var stats: DriverStats {
+        let load = lock.withLock { api?.cpuLoad ?? 0 }
+        return DriverStats(counters: state.pointee.stats, sampleRate: state.pointee.sampleRate,
+                           ksmps: lock.withLock { _engine?.ksmps ?? 0 }, dspLoad: load,
+                           overflows: producers.reduce(0) { $0 + $1.ring.overflows } + appliedRing.overflows,
+                           consoleDropped: lock.withLock { _engine?.console.droppedMessages ?? 0 })
+    }
+
+    // MARK: internals — Thread: NRT
+
+    private func makeEngine(sampleRate: Int, ksmps: Int) throws -> Engine {
+        var options = engineOptions
+        options.sampleRate = sampleRate
+        options.ksmps = ksmps
+        let engine = try Engine(options: options)
+        try engine.compile(source)
+        try engine.readScore("f 0 z\n", source: "podium")  // a live performance never ends by itself
+        try engine.start()
+        for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
+        return engine
+    }
+
+    /// Gives the audio thread a started engine. With no callback running, directly.
+    private func handOver(_ engine: Engine, adoptDirectly: Bool) {
+        state.pointee.pendingEngine = engine.realtime
+        state.pointee.pendingGeneration = lock.withLock { generation }
+        state.pointee.sampleRate = engine.sampleRate
+        state.pointee.sampleAccurate = engineOptions.sampleAccurate
+        state.pointee.swap.store(1, ordering: .releasing)
+        if adoptDirectly { adoptPendingEngine(state) }
+    }
+
+    /// Registers ports for the engine's channels, installs the callbacks, activates, connects.
+    private func attach(_ api: JackAPI) throws {
+        let engine = lock.withLock { _engine! }
+        var ins: [OpaquePointer] = [], outs: [OpaquePointer] = []
+        for i in 0..<min(engine.inputChannels, RTLimits.maxPorts) { ins.append(try api.registerPort("in_\(i + 1)", input: true)) }
+        for i in 0..<min(engine.outputChannels, RTLimits.maxPorts) { outs.append(try api.registerPort("out_\(i + 1)", input: false)) }
+        for (i, p) in ins.enumerated() { state.pointee.inPorts[i] = p }
+        for (i, p) in outs.enumerated() { state.pointee.outPorts[i] = p }
+        state.pointee.inCount = ins.count
+        state.pointee.outCount = outs.count
+        state.pointee.client = api.client
+        state.pointee.serverGone.store(false, ordering: .releasing)
+        try api.setCallbacks(state: UnsafeMutableRawPointer(state))
+        try api.activate()
+        lock.withLock {
+            self.api = api
+            inPorts = ins
+            outPorts = outs
+        }
+        if jackOptions.connect {
+            let playback = api.physicalPorts(input: true), capture = api.physicalPorts(input: false)
+            if !playback.isEmpty { for (i, p) in outs.enumerated() { try? api.connect(api.portName(p), playback[i % playback.count]) } }
+            if !capture.isEmpty { for (i, p) in ins.enumerated() { try? api.connect(capture[i % capture.count], api.portName(p)) } }
+        }
+    }
+
+    private func supervise() {
+        while running.load(ordering: .acquiring) {
+            drainSideRings()
+            if state.pointee.serverGone.load(ordering: .acquiring) { reconnect() }
+            let misaligned = state.pointee.misalignedPeriod.load(ordering: .acquiring)
+            if misaligned != 0 { realign(period: misaligned) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        drainSideRings()
+        supervisorDone.signal()
+    }
+
+    private func drainSideRings() {
+        while let a = appliedRing.pop() { onApplied?(a) }
+        if let lines = lock.withLock({ _engine?.console.drain() }) { for l in lines { onConsole?(l) } }
+    }
+
+    /// The period no longer divides by ksmps: rebuild the engine at an aligned ksmps,
+    /// recompiling the orchestra and restoring channel values.
+    private func realign(period: Int) {
+        let oldKsmps = lock.withLock { _engine!.ksmps }
+        let ksmps = Alignment.realign(ksmps: oldKsmps, newPeriod: period)
+        onNotice?("JACK period is now \(period), which ksmps \(oldKsmps) does not divide: restarting the engine at ksmps \(ksmps)")
+        do {
+            try rebuild(sampleRate: Int(state.pointee.sampleRate), ksmps: ksmps, adoptDirectly: false)
+            onNotice?("engine restarted at ksmps \(ksmps); channel values restored")
+        } catch {
+            onNotice?("engine restart failed: \(error); output stays silent")
+        }
+    }
+
+    /// Builds a new engine with the same orchestra and channel values and swaps it in.
+    private func rebuild(sampleRate: Int, ksmps: Int, adoptDirectly: Bool) throws {
+        state.pointee.paused.store(true, ordering: .releasing)
+        defer { state.pointee.paused.store(false, ordering: .releasing) }
+        let old = lock.withLock { _engine! }
+        let values = old.channels().filter { $0.kind == .control && $0.isInput && !$0.name.hasPrefix("podium.") }
+            .compactMap { c in (try? old.control(c.name)).map { (c.name, $0) } }
+        let new = try makeEngine(sampleRate: sampleRate, ksmps: ksmps)
+        for (name, value) in values { try? new.setControl(name, value) }
+        lock.withLock {
+            generation &+= 1
+            channelCache = [:]
+        }
+        handOver(new, adoptDirectly: adoptDirectly)
+        if !adoptDirectly {
+            let deadline = Date().addingTimeInterval(2)
+            while state.pointee.swap.load(ordering: .acquiring) != 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            if state.pointee.swap.load(ordering: .acquiring) != 2 { adoptPendingEngine(state) }  // no callbacks: take it over here
+        }
+        for l in old.console.flush() { onConsole?(l) }
+        lock.withLock { _engine = new }  // the old engine is destroyed here, on this thread
+    }
+
+    /// The server went away: close the client here (never in JACK's shutdown callback),
+    /// keep the engine, and poll until a server is back.
+    private func reconnect() {
+        onNotice?("JACK server went away: the engine keeps its state; waiting for a server")
+        lock.withLock {
+            api?.close()
+            api = nil
+            inPorts = []
+            outPorts = []
+        }
+        state.pointee.client = nil
+        state.pointee.inCount = 0
+        state.pointee.outCount = 0
+        while running.load(ordering: .acquiring) {
+            Thread.sleep(forTimeInterval: jackOptions.reconnectInterval)
+            drainSideRings()
+            guard let api = try? JackAPI.open(name: jackOptions.clientName, server: jackOptions.serverName) else { continue }
+            do {
+                let engine = lock.withLock { _engine! }
+                let sr = api.sampleRate, period = api.bufferSize
+                if sr != Int(engine.sampleRate) || period % engine.ksmps != 0 {
+                    try rebuild(sampleRate: sr, ksmps: Alignment.realign(ksmps: engine.ksmps, newPeriod: period), adoptDirectly: true)
+                }
+                try attach(api)
+                onNotice?("reconnected to JACK: \(description)")
+                return
+            } catch {
+                onNotice?("reconnecting to JACK failed: \(error); trying again")
+                api.close()
+            }
+        }
+    }
+}
+
+/// One producer's way into the audio thread (one thread per producer).
+public final class CommandProducer: @unchecked Sendable {
+    unowned let driver: JackDriver
+    let ring: Ring<Command>
+    private var nextID: UInt64 = 0
+
+    init(driver: JackDriver, ring: Ring<Command>) {
+        self.driver = driver
+        self.ring = ring
+    }
+
+    /// Posts a command; returns its id, or nil when the ring is full (counted).
+    // Thread: this producer's thread
+    @discardableResult
+    public func post(_ command: Command) -> UInt64? {
+        var c = command
+        nextID += 1
+        c.id = nextID
+        if c.generation == 0 { c.generation = driver.currentGeneration }
+        return ring.push(c) ? nextID : nil
+    }
+
+    /// A score event now (or at `frame`).
+    @discardableResult
+    public func event(_ pfields: [Double], frame: Int64 = 0) -> UInt64? {
+        post(.event(pfields, frame: frame))
+    }
+
+    /// Sets a declared control channel (or holds it for one k-cycle with `momentary`).
+    @discardableResult
+    public func set(_ name: String, _ value: Double, momentary: Bool = false, frame: Int64 = 0) throws -> UInt64? {
+        let (p, generation) = try driver.channel(name)
+        var c = Command(kind: momentary ? .momentary : .setControl, frame: frame, channel: p, value: value)
+        c.generation = generation
+        return post(c)
+    }
+
+    public var overflows: UInt64 { ring.overflows }
+}

@@ -1,0 +1,266 @@
+import CJack
+import PodiumEngine
+
+// The JACK process callback and everything it calls. Stage order per callback:
+//   1. adopt a pending engine (handshake with the driver)
+//   2. drain every command ring: immediate commands apply now, future ones wait in `schedule`
+//   3. for each k-cycle in the period: apply due commands, copy JACK in → spin,
+//      csoundPerformKsmps, reset momentaries, note merged compiles, copy spout → JACK out
+//   4. statistics
+// No allocation, no locks, no reference counting, no Foundation: the compiler checks it.
+
+/// The process callback JACK calls; `arg` is the `RTState`.
+// Thread: RT (JACK process thread)
+@_noLocks @_noAllocation
+func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let arg else { return 0 }
+    let s = arg.assumingMemoryBound(to: RTState.self)
+    let started = _unsafePerformance { podium_now_ns() }
+    let n = Int(nframes)
+    adoptPendingEngine(s)
+
+    var performed = false
+    if let engine = s.pointee.engine, !s.pointee.paused.load(ordering: .acquiring) {
+        if n % engine.ksmps != 0 {
+            s.pointee.misalignedPeriod.store(n, ordering: .releasing)
+        } else {
+            engine.console.claimCurrentThread()
+            perform(s, engine, frames: n)
+            performed = true
+        }
+    }
+    if !performed {
+        silence(s, frames: n)
+        counterAdd(s, .silentCallbacks, 1)
+    }
+    let elapsed = _unsafePerformance { podium_now_ns() } &- started
+    recordDuration(s, nanoseconds: elapsed, frames: n)
+    return 0
+}
+
+/// Takes over an engine the driver prepared (first start, or a rebuild at a new ksmps).
+// Thread: RT
+@_noLocks @_noAllocation
+func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
+    if s.pointee.swap.load(ordering: .acquiring) == 1 {
+        s.pointee.engine = s.pointee.pendingEngine
+        s.pointee.generation = s.pointee.pendingGeneration
+        s.pointee.cycle = 0
+        s.pointee.lastMerged = 0
+        s.pointee.lastScored = 0
+        s.pointee.scheduled = 0
+        s.pointee.momentaryCount = 0
+        s.pointee.misalignedPeriod.store(0, ordering: .relaxed)
+        s.pointee.swap.store(2, ordering: .releasing)
+    }
+}
+
+// Thread: RT
+@_noLocks @_noAllocation
+func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: Int) {
+    let client = s.pointee.client
+    let frameTime = _unsafePerformance { Int64(jack_last_frame_time(client)) }
+    let ksmps = engine.ksmps
+    let ins = min(s.pointee.inCount, engine.inputChannels)
+    let outs = min(s.pointee.outCount, engine.outputChannels)
+
+    drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
+
+    var k = 0
+    while k < n {
+        let cycleStart = frameTime + Int64(k)
+        if s.pointee.scheduled > 0 { applyDue(s, engine, cycleStart: cycleStart, ksmps: ksmps) }
+
+        // JACK input (-1…1 floats, one buffer per port) → spin (interleaved, 0dBFS units).
+        let spin = engine.spin
+        for c in 0..<engine.inputChannels {
+            if c < ins, let port = s.pointee.inPorts[c] {
+                let buf = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }!
+                    .assumingMemoryBound(to: Float.self) + k
+                for f in 0..<ksmps { spin[f * engine.inputChannels + c] = Double(buf[f]) * engine.inputScale }
+            } else {
+                for f in 0..<ksmps { spin[f * engine.inputChannels + c] = 0 }
+            }
+        }
+
+        _ = engine.performKsmps()
+        s.pointee.cycle += 1
+
+        // A momentary channel is 1 for exactly the k-cycle it was set in.
+        for i in 0..<s.pointee.momentaryCount {
+            if let ch = s.pointee.momentary[i] { RTEngine.store(ch, 0) }
+        }
+        s.pointee.momentaryCount = 0
+        noteMarkers(s, engine, frame: cycleStart)
+
+        // spout → JACK output.
+        let spout = engine.spout
+        for c in 0..<outs {
+            if let port = s.pointee.outPorts[c] {
+                let buf = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }!
+                    .assumingMemoryBound(to: Float.self) + k
+                for f in 0..<ksmps { buf[f] = Float(spout[f * engine.outputChannels + c] * engine.outputScale) }
+            }
+        }
+        k += ksmps
+    }
+    // Ports beyond the orchestra's channels stay silent.
+    for c in outs..<s.pointee.outCount {
+        if let port = s.pointee.outPorts[c] { zero(port, n) }
+    }
+    counterAdd(s, .cycles, UInt64(n / ksmps))
+}
+
+/// Reads every producer's ring. Commands due now apply before the first k-cycle; later ones wait.
+// Thread: RT
+@_noLocks @_noAllocation
+func drainCommands(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64, ksmps: Int) {
+    let count = s.pointee.ringCount.load(ordering: .acquiring)
+    var command = Command.zero
+    for r in 0..<count {
+        guard let ring = s.pointee.rings[r] else { continue }
+        while withUnsafeMutableBytes(of: &command, { ring.read(into: $0.baseAddress!) }) {
+            if command.generation != s.pointee.generation {
+                report(s, Applied(kind: .stale, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
+                continue
+            }
+            if command.frame > cycleStart + Int64(ksmps) - 1 {
+                if s.pointee.scheduled < s.pointee.scheduleCapacity {
+                    s.pointee.schedule[s.pointee.scheduled] = command
+                    s.pointee.scheduled += 1
+                    continue
+                }
+                counterAdd(s, .scheduleFull, 1)
+                report(s, Applied(kind: .scheduleFull, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
+            } else if command.frame != 0 && command.frame < cycleStart {
+                counterAdd(s, .lateCommands, 1)
+            }
+            apply(s, engine, &command, cycleStart: cycleStart)
+        }
+    }
+}
+
+/// Applies scheduled commands whose frame falls in this k-cycle (or has passed).
+// Thread: RT
+@_noLocks @_noAllocation
+func applyDue(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64, ksmps: Int) {
+    var i = 0
+    while i < s.pointee.scheduled {
+        if s.pointee.schedule[i].frame < cycleStart + Int64(ksmps) {
+            var command = s.pointee.schedule[i]
+            s.pointee.scheduled -= 1
+            s.pointee.schedule[i] = s.pointee.schedule[s.pointee.scheduled]
+            apply(s, engine, &command, cycleStart: cycleStart)
+        } else {
+            i += 1
+        }
+    }
+}
+
+// Thread: RT
+@_noLocks @_noAllocation
+func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: inout Command, cycleStart: Int64) {
+    switch command.kind {
+    case .event:
+        // Inside the k-cycle, the event starts at its own frame when --sample-accurate is on.
+        if command.frame > cycleStart && command.count > 1 && s.pointee.sampleAccurate {
+            command.pfields[1] += Double(command.frame - cycleStart) / s.pointee.sampleRate
+        }
+        let count = Int(command.count)
+        withUnsafeBytes(of: &command.pfields) { p in
+            engine.scoreEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
+        }
+    case .setControl:
+        if let ch = command.channel { RTEngine.store(ch, command.value) }
+    case .momentary:
+        if let ch = command.channel {
+            RTEngine.store(ch, command.value)
+            if s.pointee.momentaryCount < s.pointee.momentaryCapacity {
+                s.pointee.momentary[s.pointee.momentaryCount] = ch
+                s.pointee.momentaryCount += 1
+            }
+        }
+    }
+    counterAdd(s, .commands, 1)
+    report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
+}
+
+/// Async compiles and score texts write their marker when the audio thread takes them in.
+// Thread: RT
+@_noLocks @_noAllocation
+func noteMarkers(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frame: Int64) {
+    let merged = RTEngine.load(engine.mergedMarker)
+    if merged != s.pointee.lastMerged {
+        s.pointee.lastMerged = merged
+        // The merge happened at the start of the k-cycle just performed.
+        report(s, Applied(kind: .compileMerged, id: UInt64(merged), cycle: s.pointee.cycle - 1, frame: frame))
+    }
+    let scored = RTEngine.load(engine.scoredMarker)
+    if scored != s.pointee.lastScored {
+        s.pointee.lastScored = scored
+        report(s, Applied(kind: .scoreRead, id: UInt64(scored), cycle: s.pointee.cycle - 1, frame: frame))
+    }
+}
+
+// Thread: RT
+@_noLocks @_noAllocation
+func report(_ s: UnsafeMutablePointer<RTState>, _ applied: Applied) {
+    var a = applied
+    _ = withUnsafeBytes(of: &a) { s.pointee.applied.write($0.baseAddress!) }
+}
+
+// Thread: RT
+@_noLocks @_noAllocation
+func silence(_ s: UnsafeMutablePointer<RTState>, frames n: Int) {
+    for c in 0..<s.pointee.outCount {
+        if let port = s.pointee.outPorts[c] { zero(port, n) }
+    }
+}
+
+// Thread: RT
+@_noLocks @_noAllocation
+func zero(_ port: OpaquePointer, _ n: Int) {
+    _unsafePerformance {
+        let buf = jack_port_get_buffer(port, jack_nframes_t(n))!.assumingMemoryBound(to: Float.self)
+        buf.update(repeating: 0, count: n)
+    }
+}
+
+// Thread: RT
+@_noLocks @_noAllocation
+func counterAdd(_ s: UnsafeMutablePointer<RTState>, _ index: StatIndex, _ value: UInt64) {
+    _unsafePerformance { podium_counter_add(s.pointee.stats + index.rawValue, value) }
+}
+
+/// Callback time against the period budget: a histogram in 0.5 % steps, and the maximum.
+// Thread: RT
+@_noLocks @_noAllocation
+func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, frames n: Int) {
+    let budget = Double(n) / s.pointee.sampleRate * 1e9
+    let bucket = min(Int(Double(nanoseconds) / budget * 200), s.pointee.histogramBuckets - 1)
+    _unsafePerformance {
+        podium_counter_add(s.pointee.stats + StatIndex.callbacks.rawValue, 1)
+        podium_counter_max(s.pointee.stats + StatIndex.maxCallbackNs.rawValue, nanoseconds)
+        podium_counter_store(s.pointee.stats + StatIndex.lastPeriodFrames.rawValue, UInt64(n))
+        podium_counter_add(s.pointee.stats + s.pointee.histogramStart + bucket, 1)
+    }
+}
+
+// MARK: other JACK callbacks (they only set flags and counters)
+
+/// JACK's xrun callback.
+// Thread: JACK notification thread (NRT), but kept lock-free all the same
+@_noLocks @_noAllocation
+func podiumXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let arg else { return 0 }
+    counterAdd(arg.assumingMemoryBound(to: RTState.self), .xruns, 1)
+    return 0
+}
+
+/// JACK is going away: only set a flag; the driver closes the client from its own thread.
+// Thread: JACK's thread
+@_noLocks @_noAllocation
+func podiumShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    arg.assumingMemoryBound(to: RTState.self).pointee.serverGone.store(true, ordering: .releasing)
+}

@@ -1,0 +1,101 @@
+import CJack
+import PodiumEngine
+import Synchronization
+
+/// Indices of the audio thread's counters (relaxed 64-bit, read by anyone).
+public enum StatIndex: Int, CaseIterable {
+    case callbacks, cycles, commands, silentCallbacks, maxCallbackNs, lastPeriodFrames, lateCommands, scheduleFull, xruns
+}
+/// Constants the audio thread reads: computed properties, so no lazy global initialisation.
+enum RTLimits {
+    static var histogramBuckets: Int { 400 }
+    /// The callback duration histogram follows the named counters: buckets of 0.5 % of the period.
+    static var histogramStart: Int { StatIndex.allCases.count }
+    static var statCount: Int { histogramStart + histogramBuckets }
+    static var maxPorts: Int { 64 }
+    static var maxRings: Int { 8 }
+    static var scheduleCapacity: Int { 1024 }
+    static var momentaryCapacity: Int { 256 }
+}
+
+/// Everything the JACK process callback touches, allocated once and reached through the
+/// callback's `arg` pointer. Plain data: no references, no reference counting.
+///
+/// Ownership: fields marked RT are written only by the audio thread; fields marked NRT
+/// are written by the driver only while the client is inactive or under the handshakes below.
+struct RTState: ~Copyable {
+    // RT: the engine performing now (adopted from `pendingEngine`).
+    var engine: RTEngine?
+    // NRT: an engine waiting to be adopted; handed over with `swap`.
+    var pendingEngine: RTEngine?
+    var pendingGeneration: UInt32 = 0
+    // RT: the generation of `engine` (commands carry the one they were made for).
+    var generation: UInt32 = 0
+    /// 0 idle; NRT sets 1 when `pendingEngine` is ready; RT sets 2 once adopted.
+    let swap = Atomic<Int>(0)
+    /// NRT: true while the engine must not perform (rebuilding, stopping). RT outputs silence.
+    let paused = Atomic<Bool>(false)
+    /// RT → NRT: the period no longer divides by ksmps (value: the new period; 0 = fine).
+    let misalignedPeriod = Atomic<Int>(0)
+
+    // NRT (while inactive): the client and its ports.
+    var client: OpaquePointer?
+    let inPorts: UnsafeMutablePointer<OpaquePointer?>
+    let outPorts: UnsafeMutablePointer<OpaquePointer?>
+    var inCount = 0
+    var outCount = 0
+    var sampleRate = 48000.0
+    var sampleAccurate = false
+
+    // Command rings (one per producer), published with `ringCount`.
+    let rings: UnsafeMutablePointer<RawRing?>
+    let ringCount = Atomic<Int>(0)
+    // RT → NRT: what was applied when.
+    let applied: RawRing
+
+    // Capacities, as stored values the audio thread can read (see RTLimits).
+    let scheduleCapacity = RTLimits.scheduleCapacity
+    let momentaryCapacity = RTLimits.momentaryCapacity
+    let histogramBuckets = RTLimits.histogramBuckets
+    let histogramStart = RTLimits.histogramStart
+    /// JACK told us it is shutting down (set from its thread; the driver reconnects).
+    let serverGone = Atomic<Bool>(false)
+
+    // RT: commands waiting for their frame; momentary channels to reset after this k-cycle.
+    let schedule: UnsafeMutablePointer<Command>
+    var scheduled = 0
+    let momentary: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
+    var momentaryCount = 0
+    /// RT: k-cycles performed by the current engine (the stamp sessions replay by).
+    var cycle: Int64 = 0
+    var lastMerged = 0.0
+    var lastScored = 0.0
+
+    /// Counters (relaxed atomics): see `StatIndex`.
+    let stats: UnsafeMutablePointer<UInt64>
+
+
+    init(applied: RawRing) {
+        inPorts = .allocate(capacity: RTLimits.maxPorts)
+        inPorts.initialize(repeating: nil, count: RTLimits.maxPorts)
+        outPorts = .allocate(capacity: RTLimits.maxPorts)
+        outPorts.initialize(repeating: nil, count: RTLimits.maxPorts)
+        rings = .allocate(capacity: RTLimits.maxRings)
+        rings.initialize(repeating: nil, count: RTLimits.maxRings)
+        schedule = .allocate(capacity: RTLimits.scheduleCapacity)
+        momentary = .allocate(capacity: RTLimits.momentaryCapacity)
+        momentary.initialize(repeating: nil, count: RTLimits.momentaryCapacity)
+        stats = .allocate(capacity: RTLimits.statCount)
+        stats.initialize(repeating: 0, count: RTLimits.statCount)
+        self.applied = applied
+    }
+
+    deinit {
+        inPorts.deallocate()
+        outPorts.deallocate()
+        rings.deallocate()
+        schedule.deallocate()
+        momentary.deallocate()
+        stats.deallocate()
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// A scripted performance: lines of score or commands, each optionally at a time.
+///
+///     ; comments start with ; or #
+///     @0     i1 0 2 440        a score line at 0 s
+///     @1.5   :set amp 0.2      a channel value at 1.5 s
+///     @2     i "lead" 0 1 60   named instruments too
+///     @4     :quit             end the performance
+///
+/// Lines without `@` happen right after the previous one.
+public struct Script: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case score(ScoreLine)
+        case set(channel: String, value: Double)
+        case quit
+    }
+    public struct Step: Sendable, Equatable {
+        public var time: Double
+        public var action: Action
+        public var line: Int
+    }
+    public var steps: [Step]
+
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var line: Int
+        public var message: String
+        public var description: String { "\(path):\(line): \(message)" }
+    }
+
+    public init(text: String, path: String = "<script>") throws {
+        steps = []
+        var time = 0.0
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(raw).trimmingWhitespace()
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("@") {
+                let token = line.dropFirst().prefix { !$0.isWhitespace }
+                guard let t = Double(token), t >= 0 else {
+                    throw ParseError(path: path, line: index + 1, message: "bad time \"@\(token)\" (seconds from the start, e.g. @1.5)")
+                }
+                time = t
+                line = line.dropFirst(token.count + 1).trimmingWhitespace()
+            }
+            let action: Action
+            if line.hasPrefix(":") {
+                let words = line.split(whereSeparator: \.isWhitespace)
+                switch words.first {
+                case ":quit":
+                    action = .quit
+                case ":set":
+                    guard words.count == 3, let v = Double(words[2]) else {
+                        throw ParseError(path: path, line: index + 1, message: "expected :set CHANNEL VALUE")
+                    }
+                    action = .set(channel: String(words[1]), value: v)
+                default:
+                    throw ParseError(path: path, line: index + 1, message: "unknown command \(words.first ?? "") (known: :set, :quit)")
+                }
+            } else if let score = ScoreLine.parse(String(line)) {
+                action = .score(score)
+            } else {
+                continue
+            }
+            steps.append(Step(time: time, action: action, line: index + 1))
+        }
+    }
+
+    public init(contentsOf path: String) throws {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ParseError(path: path, line: 0, message: "cannot read: \(error.localizedDescription)")
+        }
+        try self.init(text: text, path: path)
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import PodiumEngine
+import PodiumRealtime
+import PodiumSurfaces
+import Synchronization
+
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Perform an orchestra in real time, clocked by JACK.",
+        discussion: """
+        Csound runs inside the JACK process callback: ksmps is the JACK period (or a divisor of it \
+        given with --ksmps) and sr is JACK's. With no JACK server running, podium starts one \
+        (--jack-server auto) and stops it on exit. Ctrl-C or SIGTERM stops cleanly.
+        """)
+
+    @Argument(help: "A .csd file, or an orchestra (.orc) with --score.")
+    var file: String
+
+    @Option(name: .long, help: "A score file for an orchestra file.")
+    var score: String?
+
+    @Option(name: .long, help: "JACK client name.")
+    var name = "podium"
+
+    @Option(name: .long, help: "JACK server name (default: $JACK_DEFAULT_SERVER or \"default\").")
+    var server: String?
+
+    @Option(name: .long, help: "auto: start a JACK server when none runs (ALSA, else dummy); none: refuse.")
+    var jackServer: ServerMode = .auto
+
+    @Flag(name: .long, help: "Do not connect the ports to the physical ports.")
+    var noConnect = false
+
+    @Option(name: .long, help: "ksmps: a divisor of the JACK period (default: the period).")
+    var ksmps: Int?
+
+    @Option(name: .long, help: "Seed Csound's random generators.")
+    var seed: UInt32?
+
+    @Option(name: .long, help: "A script of timed score lines and commands (see README).")
+    var script: String?
+
+    @Option(name: .long, help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @Flag(name: .long, help: "Show every Csound console line.")
+    var verbose = false
+
+    @Flag(name: .long, help: "Show only errors.")
+    var quiet = false
+
+    enum ServerMode: String, ExpressibleByArgument { case auto, none }
+
+    func validate() throws {
+        guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("no such file: \(file)") }
+        if let score, !FileManager.default.fileExists(atPath: score) { throw ValidationError("no such score file: \(score)") }
+        if let script, !FileManager.default.fileExists(atPath: script) { throw ValidationError("no such script: \(script)") }
+        if let ksmps, ksmps <= 0 { throw ValidationError("--ksmps must be positive") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+        if verbose && quiet { throw ValidationError("--verbose and --quiet contradict each other") }
+    }
+
+    func run() throws {
+        JackDriver.routeJackMessages(verbose: verbose)
+        let parsedScript = try script.map { path -> Script in
+            do { return try Script(contentsOf: path) } catch { Terminal.error("podium play: \(error)"); throw ExitCode(1) }
+        }
+        let serverName = server ?? JackDriver.defaultServerName
+        var embedded: JackServer?
+        if !JackServer.isRunning(name: serverName) {
+            guard jackServer == .auto else {
+                Terminal.error("podium play: no JACK server \"\(serverName)\" is running (--jack-server none)")
+                throw ExitCode(1)
+            }
+            do {
+                let s = try JackServer.start(name: serverName)
+                embedded = s
+                Terminal.error("podium: no JACK server was running; started jackd \"\(serverName)\" with the \(s.backend == .alsa ? "ALSA default device (hw:0)" : "dummy backend (no sound card found): 48000 Hz, period 256"); it stops when podium does")
+            } catch {
+                Terminal.error("podium play: could not start a JACK server: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        defer { embedded?.stop() }
+
+        let source: EngineSource = file.hasSuffix(".csd") ? .csd(path: file) : .orchestra(path: file, score: score)
+        let driver = JackDriver(source: source, options: EngineOptions(seed: seed),
+                                jack: JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps))
+        let minimum: ConsoleLine.Level = verbose ? .debug : (quiet ? .error : .orchestra)
+        driver.onConsole = { line in if line.level >= minimum { Terminal.error(line.text) } }
+        driver.onNotice = { Terminal.error("podium: \($0)") }
+        do { try driver.start() } catch {
+            Terminal.error("podium play: \(error)")
+            throw ExitCode(1)
+        }
+        Terminal.error("podium: playing \(file) — \(driver.description)")
+
+        let stop = DispatchSemaphore(value: 0)
+        let stopping = Atomic<Bool>(false)
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            src.setEventHandler { stopping.store(true, ordering: .relaxed); stop.signal() }
+            src.resume()
+            sources.append(src)
+        }
+        if let parsedScript {
+            let player = ScriptPlayer(script: parsedScript, driver: driver)
+            player.onProblem = { Terminal.error("podium: \(script ?? "script"): \($0)") }
+            let startFrame = driver.frameTime
+            let sr = driver.engine.sampleRate
+            Thread.detachNewThread {
+                if player.run(startFrame: startFrame, sampleRate: sr, shouldStop: { stopping.load(ordering: .relaxed) }) {
+                    // A script that ends with :quit (or runs out without --duration) ends the performance.
+                    if duration == nil || parsedScript.steps.last?.action == .quit { stop.signal() }
+                }
+            }
+        }
+        if let duration {
+            _ = stop.wait(timeout: .now() + duration)
+        } else {
+            stop.wait()
+        }
+        driver.stop()
+        Terminal.error("podium: stopped. \(driver.stats)")
+        _ = sources
+    }
+}

@@ -1,0 +1,314 @@
+import CAllocCounter
+import CJack
+import Foundation
+import PodiumEngine
+import PodiumRealtime
+import Testing
+
+/// The JACK-clocked core against a real `jackd -d dummy` (one server for the suite).
+@Suite("JACK driver", .serialized)
+final class JackDriverTests {
+    let server: TestJackServer
+
+    static let orchestra = """
+    nchnls = 2
+    nchnls_i = 1
+    0dbfs = 1
+    chn_k "freq", 1
+    chn_k "level", 1
+    chn_k "button", 1
+    chn_k "buttonSeen", 2
+
+    instr 1 ; a sine at the "freq" channel, both outputs
+      a1 oscili 0.5, chnget:k("freq")
+      outs a1, a1
+    endin
+
+    instr 2 ; a step of p4 on output 2 only (for onsets)
+      a1 = p4
+      outs a(0), a1
+    endin
+
+    instr 3 ; counts the k-cycles in which "button" was 1
+      kseen init 0
+      kseen += chnget:k("button")
+      chnset kseen, "buttonSeen"
+    endin
+    """
+
+    init() throws {
+        server = try TestJackServer()
+    }
+
+    deinit { server.stop() }
+
+    func makeDriver(ksmps: Int? = nil, name: String = "podium") -> JackDriver {
+        JackDriver(source: .text(orchestra: JackDriverTests.orchestra, score: nil, name: "test.orc"),
+                   jack: JackOptions(clientName: name, serverName: server.name, connect: false, ksmps: ksmps))
+    }
+
+    @Test("ports follow nchnls and nchnls_i; sr is JACK's; ksmps is the period")
+    func portsAndAlignment() throws {
+        let driver = makeDriver()
+        try driver.start()
+        defer { driver.stop() }
+        #expect(driver.portNames.inputs == ["podium:in_1"])
+        #expect(driver.portNames.outputs == ["podium:out_1", "podium:out_2"])
+        #expect(driver.engine.sampleRate == 48000)
+        #expect(driver.engine.ksmps == 256)
+        let probe = try CaptureClient(server: server.name, channels: 1, seconds: 1, name: "portprobe")
+        #expect(jack_port_by_name(probe.client, "podium:out_2") != nil)
+        #expect(jack_port_by_name(probe.client, "podium:in_1") != nil)
+    }
+
+    @Test("a divisor of the period is accepted as ksmps")
+    func divisorKsmps() throws {
+        let driver = makeDriver(ksmps: 64)
+        try driver.start()
+        defer { driver.stop() }
+        #expect(driver.engine.ksmps == 64)
+        #expect(eventually(2) { driver.stats.cycles >= 40 })
+        #expect(driver.stats.cycles % 4 == 0, "four k-cycles per 256-frame period")
+    }
+
+    @Test("a ksmps that does not divide the period is refused, listing the valid ones")
+    func nonDivisorRefused() {
+        let driver = makeDriver(ksmps: 100)
+        #expect(throws: JackError.badKsmps(ksmps: 100, period: 256, valid: [1, 2, 4, 8, 16, 32, 64, 128, 256])) { try driver.start() }
+        #expect(!driver.isConnected)
+    }
+
+    @Test("audio reaches a JACK capture client at the expected frequency")
+    func audioReachesCapture() throws {
+        let driver = makeDriver()
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        try producer.set("freq", 440)
+        producer.event([1, 0, 30])
+        let capture = try CaptureClient(server: server.name, channels: 2, seconds: 2)
+        try capture.connect(from: "podium:out_1", channel: 0)
+        try capture.connect(from: "podium:out_2", channel: 1)
+        Thread.sleep(forTimeInterval: 0.1)
+        capture.record(seconds: 1.2)
+        let s = capture.samples(0)
+        #expect(s.count > 40000)
+        let f = estimatedFrequency(Array(s.suffix(40000)), sampleRate: 48000)
+        #expect(abs(f - 440) < 3, "measured \(f) Hz")
+        #expect((s.map { abs($0) }.max() ?? 0) > 0.45)
+    }
+
+    @Test("a command posted from another thread is heard at the next period")
+    func commandHeardNextPeriod() throws {
+        let driver = makeDriver()
+        try driver.start()
+        defer { driver.stop() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 4)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        Thread.sleep(forTimeInterval: 0.1)
+        capture.start()
+        var latencies: [Int64] = []
+        for i in 0..<8 {
+            Thread.sleep(forTimeInterval: 0.1 + Double(i) * 0.013)  // land at varying points of a period
+            let poster = Thread {
+                let producer = PostBox.producer(for: driver)
+                let posted = capture.frameTime
+                producer.event([2, 0, 0.02, 0.5])
+                PostBox.record(posted)
+            }
+            poster.start()
+            Thread.sleep(forTimeInterval: 0.08)
+            capture.stopRecording()
+            if let onset = capture.onsetFrame(0), let posted = PostBox.take() { latencies.append(onset - posted) }
+            capture.start()
+        }
+        capture.stopRecording()
+        #expect(latencies.count == 8)
+        for l in latencies { #expect(l >= 0 && l <= 256 + 32, "latency \(l) frames (period 256)") }
+    }
+
+    @Test("momentary channels are 1 for exactly one k-cycle")
+    func momentary() throws {
+        let driver = makeDriver(ksmps: 32)
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        producer.event([3, 0, 60])
+        Thread.sleep(forTimeInterval: 0.05)
+        for _ in 0..<5 {
+            try producer.set("button", 1, momentary: true)
+            Thread.sleep(forTimeInterval: 0.03)
+        }
+        #expect(eventually(1) { (try? driver.engine.control("buttonSeen")) == 5 })
+    }
+
+    @Test("every applied command is stamped with its k-cycle; compiles with the cycle they merged in")
+    func appliedStamps() throws {
+        let driver = makeDriver(ksmps: 64)
+        let seen = AppliedLog()
+        driver.onApplied = { seen.add($0) }
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        let id = try #require(producer.event([2, 0, 0.1, 0.1]))
+        let marker = try driver.compile("instr 5\n out a(0.1)\nendin\n", source: "live")
+        #expect(eventually(1) { seen.all.contains { $0.kind == .command && $0.id == id } })
+        #expect(eventually(1) { seen.all.contains { $0.kind == .compileMerged && $0.id == marker } })
+        let cycles = seen.all.map(\.cycle)
+        #expect(cycles.allSatisfy { $0 >= 0 })
+        #expect(driver.engine.instruments.defines(number: 5))
+    }
+
+    @Test("a broken live compile changes nothing and says where")
+    func brokenLiveCompile() throws {
+        let driver = makeDriver()
+        try driver.start()
+        defer { driver.stop() }
+        #expect {
+            _ = try driver.compile("instr 1\n a1 nosuch 3\n out a1\nendin\n", source: "live.orc")
+        } throws: { error in
+            guard case let EngineError.compile(failure) = error else { return false }
+            return failure.lines == [2] && failure.description.hasPrefix("live.orc:2:")
+        }
+        #expect(driver.stats.silentCallbacks == 0)
+    }
+
+    @Test("the allocation counter sees allocations of the watched thread")
+    func allocationCounterWorks() {
+        podium_alloc_watch(UInt(pthread_self()))
+        let array = [Int](repeating: 7, count: Int.random(in: 1000...2000))
+        let counted = podium_alloc_count()
+        podium_alloc_watch(0)
+        #expect(counted >= 1)
+        #expect(array.count >= 1000)
+    }
+
+    @Test("the audio thread allocates nothing across 1000 steady-state cycles")
+    func noAllocations() throws {
+        let driver = makeDriver(ksmps: 64)
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        try producer.set("freq", 330)
+        producer.event([1, 0, 60])
+        // Warm up: the first note allocates its instance (Csound's own first-use allocation).
+        #expect(eventually(2) { driver.engine.console.realtimeThread != 0 && driver.stats.cycles > 200 })
+        Thread.sleep(forTimeInterval: 0.2)
+        let rt = driver.engine.console.realtimeThread
+        let before = driver.stats.cycles
+        podium_alloc_watch(rt)
+        // Steady state with traffic: channel sets every few ms.
+        var v = 300.0
+        while driver.stats.cycles < before + 1000 {
+            v += 1
+            try producer.set("freq", v)
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        let allocations = podium_alloc_count()
+        podium_alloc_watch(0)
+        #expect(allocations == 0, "\(allocations) allocations on the audio thread")
+        #expect(driver.stats.cycles >= before + 1000)
+    }
+
+    @Test("a period change that ksmps still divides keeps the engine")
+    func periodChangeKept() throws {
+        let driver = makeDriver(ksmps: 64)
+        try driver.start()
+        defer { driver.stop() }
+        let engineBefore = ObjectIdentifier(driver.engine)
+        let other = try CaptureClient(server: server.name, channels: 1, seconds: 1, name: "resizer")
+        #expect(jack_set_buffer_size(other.client, 128) == 0)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(ObjectIdentifier(driver.engine) == engineBefore)
+        #expect(driver.stats.silentCallbacks == 0)
+        #expect(jack_set_buffer_size(other.client, 256) == 0)
+        Thread.sleep(forTimeInterval: 0.2)
+    }
+
+    @Test("a period ksmps no longer divides restarts the engine aligned, channels restored")
+    func periodChangeRestarts() throws {
+        let driver = makeDriver()  // ksmps = 256
+        let notices = AppliedLog()
+        driver.onNotice = { notices.note($0) }
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        try producer.set("freq", 523.25)
+        #expect(eventually(1) { (try? driver.engine.control("freq")) == 523.25 })
+        let other = try CaptureClient(server: server.name, channels: 1, seconds: 1, name: "resizer2")
+        #expect(jack_set_buffer_size(other.client, 128) == 0)
+        #expect(eventually(3) { driver.engine.ksmps == 128 })
+        #expect(try driver.engine.control("freq") == 523.25)
+        #expect(notices.notes.contains { $0.contains("restarting the engine at ksmps 128") })
+        let cyclesNow = driver.stats.cycles
+        #expect(eventually(1) { driver.stats.cycles > cyclesNow + 50 })
+        #expect(jack_set_buffer_size(other.client, 256) == 0)
+        #expect(eventually(3) { driver.engine.ksmps == 128 && driver.stats.lastPeriodIsAligned })
+    }
+}
+
+/// Kills and restarts the server: its own suite, since it takes the server down.
+@Suite("JACK server going away", .serialized)
+final class JackReconnectTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    @Test("the server killed and restarted: podium reconnects, keeps its state and plays again")
+    func reconnects() throws {
+        let driver = JackDriver(source: .text(orchestra: JackDriverTests.orchestra, score: nil, name: "test.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false))
+        driver.jackOptionsReconnectInterval = 0.1
+        let notices = AppliedLog()
+        driver.onNotice = { notices.note($0) }
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        try producer.set("freq", 330)
+        producer.event([1, 0, 600])
+        let engineBefore = ObjectIdentifier(driver.engine)
+
+        server.kill()
+        #expect(eventually(3) { !driver.isConnected })
+        #expect(notices.notes.contains { $0.contains("JACK server went away") })
+        try server.start()
+        #expect(eventually(5) { driver.isConnected })
+        #expect(notices.notes.contains { $0.hasPrefix("reconnected to JACK") })
+        #expect(ObjectIdentifier(driver.engine) == engineBefore, "same sr and period: the engine (and its notes) is kept")
+
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2)
+        try capture.connect(from: "podium:out_1", channel: 0)
+        Thread.sleep(forTimeInterval: 0.1)
+        capture.record(seconds: 0.8)
+        let f = estimatedFrequency(capture.samples(0), sampleRate: 48000)
+        #expect(abs(f - 330) < 5, "measured \(f) Hz after reconnecting")
+    }
+}
+
+/// Collects what the supervisor thread reports.
+final class AppliedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Applied] = []
+    private var texts: [String] = []
+    func add(_ a: Applied) { lock.withLock { items.append(a) } }
+    func note(_ s: String) { lock.withLock { texts.append(s) } }
+    var all: [Applied] { lock.withLock { items } }
+    var notes: [String] { lock.withLock { texts } }
+}
+
+/// One producer per test thread that posts (the ring is single-producer).
+enum PostBox {
+    nonisolated(unsafe) static var producers: [ObjectIdentifier: CommandProducer] = [:]
+    nonisolated(unsafe) static var posted: Int64?
+    static let lock = NSLock()
+    static func producer(for driver: JackDriver) -> CommandProducer {
+        lock.withLock {
+            if let p = producers[ObjectIdentifier(driver)] { return p }
+            let p = driver.makeProducer()
+            producers[ObjectIdentifier(driver)] = p
+            return p
+        }
+    }
+    static func record(_ frame: Int64) { lock.withLock { posted = frame } }
+    static func take() -> Int64? { lock.withLock { defer { posted = nil }; return posted } }
+}

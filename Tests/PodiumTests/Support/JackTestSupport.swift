@@ -1,0 +1,179 @@
+import CJack
+import Foundation
+import Synchronization
+import Testing
+
+/// A real `jackd -r -d dummy` under a unique name, started by a test suite and stopped with it.
+final class TestJackServer: @unchecked Sendable {
+    let name: String
+    let period: Int
+    let sampleRate: Int
+    private var process: Process?
+
+    init(period: Int = 256, sampleRate: Int = 48000, tag: String = #fileID) throws {
+        let safe = tag.filter { $0.isLetter || $0.isNumber }.prefix(20)
+        name = "podium-test-\(safe)-\(getpid())-\(UUID().uuidString.prefix(6))"
+        self.period = period
+        self.sampleRate = sampleRate
+        try start()
+    }
+
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
+        p.arguments = ["-n", name, "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let probe = CaptureClient.openClient(name: "probe", server: name) { jack_client_close(probe); return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw TestFailure("jackd \(name) did not start")
+    }
+
+    /// Kills the server outright (as a crash would).
+    func kill() {
+        guard let p = process else { return }
+        Foundation.kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        process = nil
+    }
+
+    func stop() {
+        guard let p = process else { return }
+        p.terminate()
+        p.waitUntilExit()
+        process = nil
+    }
+
+    deinit { stop() }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// State of the capture client's process callback (plain memory).
+struct CaptureState {
+    var ports: UnsafeMutablePointer<OpaquePointer?>
+    var channels: Int
+    var buffer: UnsafeMutablePointer<Float>   // channel-major: channel c at c * capacity
+    var capacity: Int
+    var written: Int                          // frames recorded
+    var firstFrame: Int64                     // JACK frame time of recorded frame 0
+    var recording: Bool
+    var client: OpaquePointer?
+}
+
+/// A second JACK client in the test process: records what it receives, frame-stamped.
+final class CaptureClient: @unchecked Sendable {
+    let client: OpaquePointer
+    let state: UnsafeMutablePointer<CaptureState>
+
+    static func openClient(name: String, server: String) -> OpaquePointer? {
+        var status = jack_status_t(rawValue: 0)
+        return podium_jack_client_open(name, jack_options_t(rawValue: JackNoStartServer.rawValue), &status, server)
+    }
+
+    init(server: String, channels: Int, seconds: Double = 12, name: String = "capture") throws {
+        guard let c = CaptureClient.openClient(name: name, server: server) else { throw TestFailure("capture client could not connect to \(server)") }
+        client = c
+        let capacity = Int(Double(jack_get_sample_rate(c)) * seconds)
+        state = .allocate(capacity: 1)
+        state.initialize(to: CaptureState(ports: .allocate(capacity: channels), channels: channels,
+                                          buffer: .allocate(capacity: capacity * channels), capacity: capacity,
+                                          written: 0, firstFrame: -1, recording: false, client: c))
+        state.pointee.buffer.initialize(repeating: 0, count: capacity * channels)
+        for i in 0..<channels {
+            state.pointee.ports[i] = jack_port_register(c, "in_\(i + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
+        }
+        jack_set_process_callback(c, { nframes, arg in
+            let s = arg!.assumingMemoryBound(to: CaptureState.self)
+            guard s.pointee.recording else { return 0 }
+            let n = Int(nframes)
+            if s.pointee.written == 0 { s.pointee.firstFrame = Int64(jack_last_frame_time(s.pointee.client)) }
+            let take = min(n, s.pointee.capacity - s.pointee.written)
+            for ch in 0..<s.pointee.channels {
+                let src = jack_port_get_buffer(s.pointee.ports[ch], nframes)!.assumingMemoryBound(to: Float.self)
+                (s.pointee.buffer + ch * s.pointee.capacity + s.pointee.written).update(from: src, count: take)
+            }
+            s.pointee.written += take
+            return 0
+        }, state)
+        jack_activate(c)
+    }
+
+    func connect(from source: String, channel: Int) throws {
+        let rc = jack_connect(client, source, "\(String(cString: jack_get_client_name(client))):in_\(channel + 1)")
+        if rc != 0 && rc != EEXIST { throw TestFailure("jack_connect \(source) failed: \(rc)") }
+    }
+
+    /// Records for a while (wall time), then stops.
+    func record(seconds: Double) {
+        start()
+        Thread.sleep(forTimeInterval: seconds)
+        stopRecording()
+    }
+
+    func start() {
+        state.pointee.written = 0
+        state.pointee.firstFrame = -1
+        OSMemoryBarrier()
+        state.pointee.recording = true
+    }
+
+    func stopRecording() {
+        state.pointee.recording = false
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+
+    var frameTime: Int64 { Int64(jack_frame_time(client)) }
+    var sampleRate: Double { Double(jack_get_sample_rate(client)) }
+    var period: Int { Int(jack_get_buffer_size(client)) }
+
+    func samples(_ channel: Int) -> [Float] {
+        Array(UnsafeBufferPointer(start: state.pointee.buffer + channel * state.pointee.capacity, count: state.pointee.written))
+    }
+
+    /// The JACK frame of the first sample above `threshold` on a channel.
+    func onsetFrame(_ channel: Int, threshold: Float = 0.01) -> Int64? {
+        guard let i = samples(channel).firstIndex(where: { abs($0) > threshold }) else { return nil }
+        return state.pointee.firstFrame + Int64(i)
+    }
+
+    func close() { jack_client_close(client) }
+
+    deinit {
+        jack_client_close(client)
+        state.pointee.ports.deallocate()
+        state.pointee.buffer.deallocate()
+        state.deallocate()
+    }
+}
+
+private func OSMemoryBarrier() { atomicMemoryFence() }
+private func atomicMemoryFence() {
+    let a = Atomic<Int>(0)
+    _ = a.load(ordering: .sequentiallyConsistent)
+}
+
+/// Estimated frequency from rising zero crossings.
+func estimatedFrequency(_ samples: [Float], sampleRate: Double) -> Double {
+    var crossings = 0
+    for i in 1..<samples.count where samples[i - 1] <= 0 && samples[i] > 0 { crossings += 1 }
+    return Double(crossings) / (Double(samples.count) / sampleRate)
+}
+
+/// Polls `condition` until it holds or `seconds` pass.
+func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return condition()
+}
