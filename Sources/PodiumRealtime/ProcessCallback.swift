@@ -162,9 +162,13 @@ func applyDue(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart
 func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: inout Command, cycleStart: Int64) {
     switch command.kind {
     case .event:
-        // Inside the k-cycle, the event starts at its own frame when --sample-accurate is on.
-        if command.frame > cycleStart && command.count > 1 && s.pointee.sampleAccurate {
-            command.pfields[1] += Double(command.frame - cycleStart) / s.pointee.sampleRate
+        // With --sample-accurate the event starts at its own frame inside the k-cycle.
+        // Csound turns p2 back into a sample count by truncation: a start that lands a hair
+        // below a whole sample (floating point) would become the previous sample, which
+        // Csound reads as the last frame of the cycle. A quarter sample keeps it on its frame.
+        if s.pointee.sampleAccurate && command.count > 1 {
+            let offset = command.frame > cycleStart ? Double(command.frame - cycleStart) : 0
+            command.pfields[1] += (offset + 0.25) / s.pointee.sampleRate
         }
         let count = Int(command.count)
         withUnsafeBytes(of: &command.pfields) { p in

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 /// `podium play` as a performer runs it.
+extension JackSuites {
 @Suite("podium play", .serialized)
 final class PlayCLITests {
     let server: TestJackServer
@@ -56,4 +57,5 @@ final class PlayCLITests {
         #expect(text.contains("podium: stopped. callbacks"))
         #expect(eventually(2) { jack_port_by_name(probe.client, "podterm:out_1") == nil })
     }
+}
 }

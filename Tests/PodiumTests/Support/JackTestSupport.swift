@@ -19,6 +19,7 @@ final class TestJackServer: @unchecked Sendable {
     }
 
     func start() throws {
+        TestJackServer.quietJack
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
         p.arguments = ["-n", name, "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
@@ -26,13 +27,19 @@ final class TestJackServer: @unchecked Sendable {
         p.standardError = FileHandle.nullDevice
         try p.run()
         process = p
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if let probe = CaptureClient.openClient(name: "probe", server: name) { jack_client_close(probe); return }
             Thread.sleep(forTimeInterval: 0.05)
         }
         throw TestFailure("jackd \(name) did not start")
     }
+
+    /// libjack's "Cannot connect to server socket" while a server starts is expected here.
+    static let quietJack: Void = {
+        jack_set_error_function { _ in }
+        jack_set_info_function { _ in }
+    }()
 
     /// Kills the server outright (as a crash would).
     func kill() {
@@ -67,6 +74,12 @@ struct CaptureState {
     var firstFrame: Int64                     // JACK frame time of recorded frame 0
     var recording: Bool
     var client: OpaquePointer?
+    /// Per callback: where its frames start in `buffer`, and its JACK frame time
+    /// (cycles can be skipped under load, so frames are not contiguous in time).
+    var blockStart: UnsafeMutablePointer<Int>
+    var blockFrame: UnsafeMutablePointer<Int64>
+    var blocks: Int
+    var blockCapacity: Int
 }
 
 /// A second JACK client in the test process: records what it receives, frame-stamped.
@@ -86,7 +99,10 @@ final class CaptureClient: @unchecked Sendable {
         state = .allocate(capacity: 1)
         state.initialize(to: CaptureState(ports: .allocate(capacity: channels), channels: channels,
                                           buffer: .allocate(capacity: capacity * channels), capacity: capacity,
-                                          written: 0, firstFrame: -1, recording: false, client: c))
+                                          written: 0, firstFrame: -1, recording: false, client: c,
+                                          blockStart: .allocate(capacity: capacity / 16 + 1),
+                                          blockFrame: .allocate(capacity: capacity / 16 + 1),
+                                          blocks: 0, blockCapacity: capacity / 16 + 1))
         state.pointee.buffer.initialize(repeating: 0, count: capacity * channels)
         for i in 0..<channels {
             state.pointee.ports[i] = jack_port_register(c, "in_\(i + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
@@ -95,8 +111,14 @@ final class CaptureClient: @unchecked Sendable {
             let s = arg!.assumingMemoryBound(to: CaptureState.self)
             guard s.pointee.recording else { return 0 }
             let n = Int(nframes)
-            if s.pointee.written == 0 { s.pointee.firstFrame = Int64(jack_last_frame_time(s.pointee.client)) }
+            let now = Int64(jack_last_frame_time(s.pointee.client))
+            if s.pointee.written == 0 { s.pointee.firstFrame = now }
             let take = min(n, s.pointee.capacity - s.pointee.written)
+            if take > 0 && s.pointee.blocks < s.pointee.blockCapacity {
+                s.pointee.blockStart[s.pointee.blocks] = s.pointee.written
+                s.pointee.blockFrame[s.pointee.blocks] = now
+                s.pointee.blocks += 1
+            }
             for ch in 0..<s.pointee.channels {
                 let src = jack_port_get_buffer(s.pointee.ports[ch], nframes)!.assumingMemoryBound(to: Float.self)
                 (s.pointee.buffer + ch * s.pointee.capacity + s.pointee.written).update(from: src, count: take)
@@ -121,6 +143,7 @@ final class CaptureClient: @unchecked Sendable {
 
     func start() {
         state.pointee.written = 0
+        state.pointee.blocks = 0
         state.pointee.firstFrame = -1
         OSMemoryBarrier()
         state.pointee.recording = true
@@ -132,6 +155,8 @@ final class CaptureClient: @unchecked Sendable {
     }
 
     var frameTime: Int64 { Int64(jack_frame_time(client)) }
+    /// The start frame of the cycle in progress (or just finished).
+    var lastFrameTime: Int64 { Int64(jack_last_frame_time(client)) }
     var sampleRate: Double { Double(jack_get_sample_rate(client)) }
     var period: Int { Int(jack_get_buffer_size(client)) }
 
@@ -142,7 +167,10 @@ final class CaptureClient: @unchecked Sendable {
     /// The JACK frame of the first sample above `threshold` on a channel.
     func onsetFrame(_ channel: Int, threshold: Float = 0.01) -> Int64? {
         guard let i = samples(channel).firstIndex(where: { abs($0) > threshold }) else { return nil }
-        return state.pointee.firstFrame + Int64(i)
+        // The callback that recorded sample i, and its own frame time.
+        var b = 0
+        while b + 1 < state.pointee.blocks && state.pointee.blockStart[b + 1] <= i { b += 1 }
+        return state.pointee.blockFrame[b] + Int64(i - state.pointee.blockStart[b])
     }
 
     func close() { jack_client_close(client) }
@@ -151,6 +179,8 @@ final class CaptureClient: @unchecked Sendable {
         jack_client_close(client)
         state.pointee.ports.deallocate()
         state.pointee.buffer.deallocate()
+        state.pointee.blockStart.deallocate()
+        state.pointee.blockFrame.deallocate()
         state.deallocate()
     }
 }
