@@ -37,12 +37,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Measuring tools for tests and benchmarks: a dummy JACK server, a frame-stamped capture client.
+        .target(name: "PodiumProbe", dependencies: ["CJack"]),
+        // The benchmark runner (bench/run): latency and host overhead, printed as tables.
+        .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumProbe"],
+                          path: "bench/Sources/podium-bench"),
         // Tests only: counts the heap allocations of one thread (the audio thread).
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
-                           "CJack", "CAllocCounter"],
+                           "CJack", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

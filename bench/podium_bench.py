@@ -59,8 +59,6 @@ def main():
     ap.add_argument("sections", nargs="*", help="render (default: all)")
     ap.add_argument("--repeat", type=int, default=7)
     a = ap.parse_args()
-    print(f"Machine: {platform.node()}, {os.cpu_count()} cores, {platform.platform()}; "
-          f"{subprocess.run(['csound', '--version'], capture_output=True, text=True).stderr.splitlines()[0]}\n")
     if not a.sections or "render" in a.sections:
         bench_render(a.repeat)
 

@@ -213,6 +213,12 @@ public final class JackDriver: @unchecked Sendable {
                            consoleDropped: lock.withLock { _engine?.console.droppedMessages ?? 0 })
     }
 
+    /// Starts the callback-time statistics afresh (after a warm-up, say). Counts are kept.
+    public func resetCallbackTimes() {
+        podium_counter_store(state.pointee.stats + StatIndex.maxCallbackNs.rawValue, 0)
+        for i in 0..<RTLimits.histogramBuckets { podium_counter_store(state.pointee.stats + RTLimits.histogramStart + i, 0) }
+    }
+
     // MARK: internals — Thread: NRT
 
     private func makeEngine(sampleRate: Int, ksmps: Int) throws -> Engine {

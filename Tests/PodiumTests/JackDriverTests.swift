@@ -1,4 +1,5 @@
 import CAllocCounter
+import PodiumProbe
 import CJack
 import Foundation
 import PodiumEngine
@@ -30,8 +31,8 @@ final class JackDriverTests {
       outs a1, a1
     endin
 
-    instr 2 ; a step of p4 on output 2 only (for onsets)
-      a1 = p4
+    instr 2 ; a step of p4 on output 2 only (for onsets; linseg honours sample-accurate starts)
+      a1 linseg p4, p3, p4
       outs a(0), a1
     endin
 
@@ -143,6 +144,27 @@ final class JackDriverTests {
         let sorted = cyclesAfterPost.sorted()
         #expect(sorted[sorted.count / 2] == 1, "cycles after post: \(cyclesAfterPost)")
         #expect(sorted.allSatisfy { $0 >= 0 && $0 <= 3 }, "cycles after post: \(cyclesAfterPost)")
+    }
+
+    @Test("commands stamped with a future frame start exactly on it, inside a k-cycle")
+    func frameStampedCommands() throws {
+        let driver = makeDriver(ksmps: 64)
+        try driver.start()
+        defer { driver.stop() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 3)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        Thread.sleep(forTimeInterval: 0.1)
+        let producer = driver.makeProducer()
+        capture.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        let first = driver.frameTime + 9600 + 37     // 200 ms ahead, 37 frames into a k-cycle
+        let second = first + 4801                     // 4801 frames later
+        producer.event([2, 0, 0.02, 0.5], frame: first)
+        producer.event([2, 0, 0.02, 0.5], frame: second)
+        Thread.sleep(forTimeInterval: 0.45)
+        capture.stopRecording()
+        let onsets = capture.onsets(0)
+        #expect(onsets == [first, second], "onsets \(onsets), asked \([first, second])")
     }
 
     @Test("momentary channels are 1 for exactly one k-cycle")

@@ -1,4 +1,5 @@
 import CJack
+import PodiumProbe
 import Foundation
 import Testing
 

@@ -1,16 +1,18 @@
 import CJack
 import Foundation
 import Synchronization
-import Testing
 
-/// A real `jackd -r -d dummy` under a unique name, started by a test suite and stopped with it.
-final class TestJackServer: @unchecked Sendable {
-    let name: String
-    let period: Int
-    let sampleRate: Int
+/// A real `jackd -r -d dummy` under a unique name, for tests and benchmarks (started here, stopped with it).
+public final class TestJackServer: @unchecked Sendable {
+    public let name: String
+    public let period: Int
+    public let sampleRate: Int
+    /// Run jackd with real-time scheduling (-R) instead of -r; needs the privilege (root here).
+    public let realtime: Bool
     private var process: Process?
 
-    init(period: Int = 256, sampleRate: Int = 48000, tag: String = #fileID) throws {
+    public init(period: Int = 256, sampleRate: Int = 48000, realtime: Bool = false, tag: String = #fileID) throws {
+        self.realtime = realtime
         let safe = tag.filter { $0.isLetter || $0.isNumber }.prefix(20)
         name = "podium-test-\(safe)-\(getpid())-\(UUID().uuidString.prefix(6))"
         self.period = period
@@ -18,11 +20,11 @@ final class TestJackServer: @unchecked Sendable {
         try start()
     }
 
-    func start() throws {
+    public func start() throws {
         TestJackServer.quietJack
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        p.arguments = ["-n", name, "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        p.arguments = ["-n", name, realtime ? "-R" : "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -42,14 +44,14 @@ final class TestJackServer: @unchecked Sendable {
     }()
 
     /// Kills the server outright (as a crash would).
-    func kill() {
+    public func kill() {
         guard let p = process else { return }
         Foundation.kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         process = nil
     }
 
-    func stop() {
+    public func stop() {
         guard let p = process else { return }
         p.terminate()
         p.waitUntilExit()
@@ -59,9 +61,9 @@ final class TestJackServer: @unchecked Sendable {
     deinit { stop() }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ d: String) { description = d }
+public struct TestFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ d: String) { description = d }
 }
 
 /// State of the capture client's process callback (plain memory).
@@ -80,19 +82,20 @@ struct CaptureState {
     var blockFrame: UnsafeMutablePointer<Int64>
     var blocks: Int
     var blockCapacity: Int
+    var xruns: Int = 0
 }
 
-/// A second JACK client in the test process: records what it receives, frame-stamped.
-final class CaptureClient: @unchecked Sendable {
-    let client: OpaquePointer
+/// A JACK client that records what it receives, frame-stamped (a second client in the same process).
+public final class CaptureClient: @unchecked Sendable {
+    public let client: OpaquePointer
     let state: UnsafeMutablePointer<CaptureState>
 
-    static func openClient(name: String, server: String) -> OpaquePointer? {
+    public static func openClient(name: String, server: String) -> OpaquePointer? {
         var status = jack_status_t(rawValue: 0)
         return podium_jack_client_open(name, jack_options_t(rawValue: JackNoStartServer.rawValue), &status, server)
     }
 
-    init(server: String, channels: Int, seconds: Double = 12, name: String = "capture") throws {
+    public init(server: String, channels: Int, seconds: Double = 12, name: String = "capture") throws {
         guard let c = CaptureClient.openClient(name: name, server: server) else { throw TestFailure("capture client could not connect to \(server)") }
         client = c
         let capacity = Int(Double(jack_get_sample_rate(c)) * seconds)
@@ -126,57 +129,87 @@ final class CaptureClient: @unchecked Sendable {
             s.pointee.written += take
             return 0
         }, state)
+        jack_set_xrun_callback(c, { arg in
+            arg!.assumingMemoryBound(to: CaptureState.self).pointee.xruns += 1
+            return 0
+        }, state)
         jack_activate(c)
     }
 
-    func connect(from source: String, channel: Int) throws {
+    /// Xruns the server reported to this client since it opened.
+    public var xruns: Int { state.pointee.xruns }
+
+    public func connect(from source: String, channel: Int) throws {
         let rc = jack_connect(client, source, "\(String(cString: jack_get_client_name(client))):in_\(channel + 1)")
         if rc != 0 && rc != EEXIST { throw TestFailure("jack_connect \(source) failed: \(rc)") }
     }
 
     /// Records for a while (wall time), then stops.
-    func record(seconds: Double) {
+    public func record(seconds: Double) {
         start()
         Thread.sleep(forTimeInterval: seconds)
         stopRecording()
     }
 
-    func start() {
+    public func start() {
         state.pointee.written = 0
         state.pointee.blocks = 0
         state.pointee.firstFrame = -1
-        OSMemoryBarrier()
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
         state.pointee.recording = true
     }
 
-    func stopRecording() {
+    public func stopRecording() {
         state.pointee.recording = false
         Thread.sleep(forTimeInterval: 0.05)
     }
 
-    var frameTime: Int64 { Int64(jack_frame_time(client)) }
+    public var frameTime: Int64 { Int64(jack_frame_time(client)) }
     /// The start frame of the cycle in progress (or just finished).
-    var lastFrameTime: Int64 { Int64(jack_last_frame_time(client)) }
-    var sampleRate: Double { Double(jack_get_sample_rate(client)) }
-    var period: Int { Int(jack_get_buffer_size(client)) }
+    public var lastFrameTime: Int64 { Int64(jack_last_frame_time(client)) }
+    public var sampleRate: Double { Double(jack_get_sample_rate(client)) }
+    public var period: Int { Int(jack_get_buffer_size(client)) }
 
-    func samples(_ channel: Int) -> [Float] {
+    public func samples(_ channel: Int) -> [Float] {
         Array(UnsafeBufferPointer(start: state.pointee.buffer + channel * state.pointee.capacity, count: state.pointee.written))
     }
 
     /// The JACK frame of the first sample above `threshold` on a channel.
-    func onsetFrame(_ channel: Int, threshold: Float = 0.01) -> Int64? {
+    public func onsetFrame(_ channel: Int, threshold: Float = 0.01) -> Int64? {
         guard let i = samples(channel).firstIndex(where: { abs($0) > threshold }) else { return nil }
-        // The callback that recorded sample i, and its own frame time.
+        return frame(ofSample: i)
+    }
+
+    /// JACK frames where the signal rises above `threshold` after being below it.
+    public func onsets(_ channel: Int, threshold: Float = 0.01) -> [Int64] {
+        let s = samples(channel)
+        var result: [Int64] = []
+        var below = true
+        for (i, v) in s.enumerated() {
+            if below && abs(v) > threshold { result.append(frame(ofSample: i)) }
+            below = abs(v) <= threshold
+        }
+        return result
+    }
+
+    /// The JACK frame of recorded sample `i` (each callback keeps its own frame time).
+    public func frame(ofSample i: Int) -> Int64 {
         var b = 0
         while b + 1 < state.pointee.blocks && state.pointee.blockStart[b + 1] <= i { b += 1 }
         return state.pointee.blockFrame[b] + Int64(i - state.pointee.blockStart[b])
     }
 
-    func close() { jack_client_close(client) }
+    private var closed = false
+
+    /// Closes the client (once; deinit does it otherwise).
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        jack_client_close(client)
+    }
 
     deinit {
-        jack_client_close(client)
+        close()
         state.pointee.ports.deallocate()
         state.pointee.buffer.deallocate()
         state.pointee.blockStart.deallocate()
@@ -185,21 +218,15 @@ final class CaptureClient: @unchecked Sendable {
     }
 }
 
-private func OSMemoryBarrier() { atomicMemoryFence() }
-private func atomicMemoryFence() {
-    let a = Atomic<Int>(0)
-    _ = a.load(ordering: .sequentiallyConsistent)
-}
-
 /// Estimated frequency from rising zero crossings.
-func estimatedFrequency(_ samples: [Float], sampleRate: Double) -> Double {
+public func estimatedFrequency(_ samples: [Float], sampleRate: Double) -> Double {
     var crossings = 0
     for i in 1..<samples.count where samples[i - 1] <= 0 && samples[i] > 0 { crossings += 1 }
     return Double(crossings) / (Double(samples.count) / sampleRate)
 }
 
 /// Polls `condition` until it holds or `seconds` pass.
-func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+public func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
