@@ -38,7 +38,7 @@ let package = Package(
             ]
         ),
         // Measuring tools for tests and benchmarks: a dummy JACK server, a frame-stamped capture client.
-        .target(name: "PodiumProbe", dependencies: ["CJack"]),
+        .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumRealtime"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
         .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumProbe"],
                           path: "bench/Sources/podium-bench"),

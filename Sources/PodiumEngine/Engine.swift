@@ -45,9 +45,7 @@ public final class Engine: @unchecked Sendable {
         case let .csd(path):
             let text = try Engine.read(path)
             let sections = CSDSections(text)
-            let (rc, lines) = console.capturing { api.compileCsd(path: path) }
-            if rc != 0 { throw EngineError.compile(CompileFailure(source: path, diagnostics: Engine.errors(lines))) }
-            console.post(lines)
+            try checked(source: path) { api.compileCsd(path: path) }
             orchestraTexts.append(sections.orchestra)
             instruments.add(declarationsIn: sections.orchestra)
             scoreText = sections.score
@@ -60,25 +58,35 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    /// Compiles orchestra code now (before start: plainly; during performance with
-    /// `--realtime`: parsed here, merged by the audio thread). A failure leaves every
-    /// existing instrument as it was.
+    /// Runs a Csound call that compiles or reads, capturing what it prints on this thread:
+    /// on failure the lines become the error; on success they go back into the console stream.
+    @discardableResult
+    private func checked(source: String, _ call: () -> Int32) throws -> [ConsoleLine] {
+        let (rc, lines) = console.capturing(call)
+        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
+        console.post(lines)
+        return lines
+    }
+
+    /// Remembers orchestra text that compiled (its instruments, and the text for sessions).
+    private func register(_ text: String) {
+        orchestraTexts.append(text)
+        instruments.add(declarationsIn: text)
+    }
+
+    /// Compiles orchestra code now, merging it at once (before start, or while nothing
+    /// performs). A failure leaves every existing instrument as it was.
     @discardableResult
     public func compileOrchestra(_ text: String, source: String) throws -> [ConsoleLine] {
         let code = text + "\n" + (started ? Engine.exports(InstrumentTable.declared(in: text).names) : "")
-        let (rc, lines) = console.capturing { api.compileOrc(code) }
-        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
-        console.post(lines)
-        orchestraTexts.append(text)
-        instruments.add(declarationsIn: text)
+        let lines = try checked(source: source) { api.compileOrc(code) }
+        register(text)
         return lines
     }
 
     /// Adds score text (sorted with the rest when read before start).
     public func readScore(_ text: String, source: String = "score") throws {
-        let (rc, lines) = console.capturing { api.readScore(text) }
-        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
-        console.post(lines)
+        try checked(source: source) { api.readScore(text) }
         if !started { scoreText += "\n" + text }
     }
 
@@ -117,8 +125,7 @@ public final class Engine: @unchecked Sendable {
         var host = Engine.markerInstrument + "\n" + Engine.exports(instruments.names)
         if let seed = options.seed { host += "seed \(seed)\n" }
         // Host code: not the performer's, so not listed among instruments or session orchestras.
-        let (rc, hostLines) = console.capturing { api.compileOrc(host) }
-        if rc != 0 { throw EngineError.compile(CompileFailure(source: "podium host code", diagnostics: Engine.errors(hostLines))) }
+        try checked(source: "podium host code") { api.compileOrc(host) }
     }
 
     /// The pointers and numbers the audio thread needs (valid while this engine lives).
@@ -142,11 +149,8 @@ public final class Engine: @unchecked Sendable {
         let named = InstrumentTable.declared(in: text).names
         var code = text + "\n" + Engine.exports(named)
         code += "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
-        let (rc, lines) = console.capturing { api.compileOrcAsync(code) }
-        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
-        console.post(lines)
-        orchestraTexts.append(text)
-        instruments.add(declarationsIn: text)
+        try checked(source: source) { api.compileOrcAsync(code) }
+        register(text)
         return marker
     }
 

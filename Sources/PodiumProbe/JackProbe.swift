@@ -1,4 +1,5 @@
 import CJack
+import PodiumRealtime
 import Foundation
 import Synchronization
 
@@ -28,6 +29,7 @@ public final class TestJackServer: @unchecked Sendable {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
+        JackServer.stopWhenParentDies(server: p.processIdentifier)
         process = p
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {

@@ -27,6 +27,7 @@ public final class JackServer {
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch { throw JackError.call("jackd", detail: "\(error)") }
+        JackServer.stopWhenParentDies(server: process.processIdentifier)
         let server = JackServer(name: name, backend: backend, process: process)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
@@ -59,6 +60,19 @@ public final class JackServer {
     }
 
     public var pid: Int32 { process.processIdentifier }
+
+    /// A server started for this process must not outlive it, even if it crashes: a small
+    /// watchdog shell kills the server once this process is gone (it exits by itself when the
+    /// server stops first).
+    public static func stopWhenParentDies(server pid: Int32) {
+        let watchdog = Process()
+        watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
+        watchdog.arguments = ["-c", "while kill -0 \(getpid()) 2>/dev/null && kill -0 \(pid) 2>/dev/null; do sleep 1; done; kill -9 \(pid) 2>/dev/null; true"]
+        watchdog.standardInput = FileHandle.nullDevice
+        watchdog.standardOutput = FileHandle.nullDevice
+        watchdog.standardError = FileHandle.nullDevice
+        try? watchdog.run()
+    }
 
     /// Stops the server and waits for it.
     public func stop() {

@@ -166,8 +166,13 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         // Csound turns p2 back into a sample count by truncation: a start that lands a hair
         // below a whole sample (floating point) would become the previous sample, which
         // Csound reads as the last frame of the cycle. A quarter sample keeps it on its frame.
+        // And Csound 6.18 picks the k-cycle that activates an event by rounding its time to the
+        // nearest k-cycle, then places it at (time mod ksmps) inside that cycle: an offset in
+        // the second half of a cycle would sound one k-cycle late. Asking for one ksmps earlier
+        // (a negative p2) activates it now, at the same offset.
         if s.pointee.sampleAccurate && command.count > 1 {
-            let offset = command.frame > cycleStart ? Double(command.frame - cycleStart) : 0
+            var offset = command.frame > cycleStart ? Double(command.frame - cycleStart) : 0
+            if offset >= Double(engine.ksmps) / 2 { offset -= Double(engine.ksmps) }
             command.pfields[1] += (offset + 0.25) / s.pointee.sampleRate
         }
         let count = Int(command.count)

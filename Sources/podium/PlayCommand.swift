@@ -15,11 +15,7 @@ struct Play: ParsableCommand {
         (--jack-server auto) and stops it on exit. Ctrl-C or SIGTERM stops cleanly.
         """)
 
-    @Argument(help: "A .csd file, or an orchestra (.orc) with --score.")
-    var file: String
-
-    @Option(name: .long, help: "A score file for an orchestra file.")
-    var score: String?
+    @OptionGroup var orchestra: OrchestraArguments
 
     @Option(name: .long, help: "JACK client name.")
     var name = "podium"
@@ -36,34 +32,22 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "ksmps: a divisor of the JACK period (default: the period).")
     var ksmps: Int?
 
-    @Option(name: .long, help: "Seed Csound's random generators.")
-    var seed: UInt32?
-
     @Option(name: .long, help: "A script of timed score lines and commands (see README).")
     var script: String?
 
     @Option(name: .long, help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Flag(name: .long, help: "Show every Csound console line.")
-    var verbose = false
-
-    @Flag(name: .long, help: "Show only errors.")
-    var quiet = false
-
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("no such file: \(file)") }
-        if let score, !FileManager.default.fileExists(atPath: score) { throw ValidationError("no such score file: \(score)") }
         if let script, !FileManager.default.fileExists(atPath: script) { throw ValidationError("no such script: \(script)") }
         if let ksmps, ksmps <= 0 { throw ValidationError("--ksmps must be positive") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
-        if verbose && quiet { throw ValidationError("--verbose and --quiet contradict each other") }
     }
 
     func run() throws {
-        JackDriver.routeJackMessages(verbose: verbose)
+        JackDriver.routeJackMessages(verbose: orchestra.verbose)
         let parsedScript = try script.map { path -> Script in
             do { return try Script(contentsOf: path) } catch { Terminal.error("podium play: \(error)"); throw ExitCode(1) }
         }
@@ -85,17 +69,16 @@ struct Play: ParsableCommand {
         }
         defer { embedded?.stop() }
 
-        let source: EngineSource = file.hasSuffix(".csd") ? .csd(path: file) : .orchestra(path: file, score: score)
-        let driver = JackDriver(source: source, options: EngineOptions(seed: seed),
+        let driver = JackDriver(source: orchestra.source, options: EngineOptions(seed: orchestra.seed),
                                 jack: JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps))
-        let minimum: ConsoleLine.Level = verbose ? .debug : (quiet ? .error : .orchestra)
+        let minimum = orchestra.minimumLevel(default: .orchestra)
         driver.onConsole = { line in if line.level >= minimum { Terminal.error(line.text) } }
         driver.onNotice = { Terminal.error("podium: \($0)") }
         do { try driver.start() } catch {
             Terminal.error("podium play: \(error)")
             throw ExitCode(1)
         }
-        Terminal.error("podium: playing \(file) — \(driver.description)")
+        Terminal.error("podium: playing \(orchestra.file) — \(driver.description)")
 
         let stop = DispatchSemaphore(value: 0)
         let stopping = Atomic<Bool>(false)

@@ -155,16 +155,19 @@ final class JackDriverTests {
         try capture.connect(from: "podium:out_2", channel: 0)
         Thread.sleep(forTimeInterval: 0.1)
         let producer = driver.makeProducer()
+        producer.event([2, 0, 0.01, 0.0001])  // the instrument's first note allocates: not in the measurement
+        Thread.sleep(forTimeInterval: 0.1)
         capture.start()
         Thread.sleep(forTimeInterval: 0.05)
-        let first = driver.frameTime + 9600 + 37     // 200 ms ahead, 37 frames into a k-cycle
-        let second = first + 4801                     // 4801 frames later
-        producer.event([2, 0, 0.02, 0.5], frame: first)
-        producer.event([2, 0, 0.02, 0.5], frame: second)
-        Thread.sleep(forTimeInterval: 0.45)
+        // Six events 4811 frames apart: their offsets inside a 64-frame k-cycle step by 11,
+        // so both halves of a k-cycle are covered wherever the first one falls.
+        let first = driver.frameTime + 9600 + 37
+        let frames = (0..<6).map { first + Int64($0) * 4811 }
+        for f in frames { producer.event([2, 0, 0.02, 0.5], frame: f) }
+        Thread.sleep(forTimeInterval: 0.9)
         capture.stopRecording()
         let onsets = capture.onsets(0)
-        #expect(onsets == [first, second], "onsets \(onsets), asked \([first, second])")
+        #expect(onsets == frames, "onsets \(onsets), asked \(frames), offsets differ by \(zip(onsets, frames).map { $0 - $1 })")
     }
 
     @Test("momentary channels are 1 for exactly one k-cycle")
