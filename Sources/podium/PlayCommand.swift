@@ -108,8 +108,9 @@ struct Play: ParsableCommand {
         } else {
             stop.wait()
         }
+        let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
-        Terminal.error("podium: stopped. \(driver.stats)")
+        Terminal.error("podium: stopped. \(stats)")
         _ = sources
     }
 }
