@@ -27,13 +27,15 @@ let package = Package(
         .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack"]),
         // Control surfaces: turn performer input (scripts; REPL, OSC, MIDI later) into Commands.
         .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime"]),
+        // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
+        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "CLo"]),
         // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // The command-line tool.
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,7 +49,7 @@ let package = Package(
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
-                           "CJack", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "CJack", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -51,6 +51,9 @@ struct JackAPI {
     var cpuLoad: Double { Double(jack_cpu_load(client)) }
     var frameTime: Int64 { Int64(jack_frame_time(client)) }
     var clientName: String { String(cString: jack_get_client_name(client)) }
+    /// JACK's clock (µs) and its smoothed mapping to frames.
+    var time: UInt64 { jack_get_time() }
+    func frames(atTime usecs: UInt64) -> Int64 { Int64(jack_time_to_frames(client, usecs)) }
 
     func registerPort(_ name: String, input: Bool) throws -> OpaquePointer {
         let flags = UInt(input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue)

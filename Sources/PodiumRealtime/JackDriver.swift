@@ -150,6 +150,18 @@ public final class JackDriver: @unchecked Sendable {
 
     public static var defaultServerName: String { JackAPI.defaultServerName }
 
+    /// The JACK frame a wall-clock moment maps to (`secondsFromNow` ahead of now; negative:
+    /// in the past), through JACK's own smoothed clock. nil when disconnected.
+    public func frame(secondsFromNow: Double) -> Int64? {
+        lock.withLock {
+            guard let api else { return nil }
+            let now = api.time
+            let target = secondsFromNow >= 0 ? now &+ UInt64(secondsFromNow * 1e6)
+                                             : now &- UInt64(min(-secondsFromNow * 1e6, Double(now)))
+            return api.frames(atTime: target)
+        }
+    }
+
     /// JACK prints its own complaints ("Cannot connect to server socket") to stderr; Podium
     /// reports failures itself. With `verbose`, JACK's lines are shown, prefixed.
     public static func routeJackMessages(verbose: Bool) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import PodiumEngine
+import PodiumOSC
 import PodiumRealtime
 import PodiumSurfaces
 import Synchronization
@@ -32,6 +33,21 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "ksmps: a divisor of the JACK period (default: the period).")
     var ksmps: Int?
 
+    @Option(name: .long, help: "UDP port for OSC (0: any free port).")
+    var oscPort: UInt16 = OSCOptions.defaultPort
+
+    @Flag(name: .long, help: "Do not listen for OSC.")
+    var noOsc = false
+
+    @Option(name: .long, help: "Address to listen for OSC on (a LAN address for controllers on the network).")
+    var oscBind = "127.0.0.1"
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Source ranges allowed to send OSC besides loopback (CIDR, e.g. 192.168.1.0/24).")
+    var oscAllow: [String] = []
+
+    @Flag(name: .long, help: "Accept orchestra code over OSC from non-loopback senders (Csound's system opcode makes this a remote shell).")
+    var allowRemoteCode = false
+
     @Option(name: .long, help: "A script of timed score lines and commands (see README).")
     var script: String?
 
@@ -44,6 +60,8 @@ struct Play: ParsableCommand {
         if let script, !FileManager.default.fileExists(atPath: script) { throw ValidationError("no such script: \(script)") }
         if let ksmps, ksmps <= 0 { throw ValidationError("--ksmps must be positive") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+        if Endpoint.parse(oscBind) == nil { throw ValidationError("--osc-bind: not an IPv4 address: \(oscBind)") }
+        for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
 
     func run() throws {
@@ -79,6 +97,22 @@ struct Play: ParsableCommand {
             throw ExitCode(1)
         }
         Terminal.error("podium: playing \(orchestra.file) — \(driver.description)")
+        var osc: OSCSurface?
+        if !noOsc {
+            do {
+                let surface = try OSCSurface(driver: driver, options: OSCOptions(port: oscPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init),
+                                                                               allowRemoteCode: allowRemoteCode),
+                                             reloadSource: orchestra.source)
+                surface.onNotice = { Terminal.error("podium: osc: \($0)") }
+                surface.start()
+                osc = surface
+                Terminal.error("podium: OSC on \(oscBind):\(surface.port) (UDP)")
+            } catch {
+                Terminal.error("podium play: \(error)")
+                driver.stop()
+                throw ExitCode(1)
+            }
+        }
 
         let stop = DispatchSemaphore(value: 0)
         let stopping = Atomic<Bool>(false)
@@ -108,9 +142,11 @@ struct Play: ParsableCommand {
         } else {
             stop.wait()
         }
+        osc?.stop()
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
         Terminal.error("podium: stopped. \(stats)")
+        if let osc { Terminal.error("podium: osc: \(osc.stats.summary)") }
         _ = sources
     }
 }

@@ -1,0 +1,365 @@
+import Foundation
+import PodiumEngine
+import PodiumRealtime
+import PodiumSurfaces
+import Synchronization
+
+/// Where and from whom Podium takes OSC.
+public struct OSCOptions: Sendable {
+    public static let defaultPort: UInt16 = 7770
+    public var port: UInt16 = OSCOptions.defaultPort
+    /// The address to listen on: loopback unless the performer says otherwise.
+    public var bind = "127.0.0.1"
+    /// Sources allowed besides loopback (only meaningful with a non-loopback `bind`).
+    public var allow: [CIDR] = []
+    /// Orchestra code from a non-loopback sender (Csound's `system` opcode makes it a remote shell).
+    public var allowRemoteCode = false
+
+    public init(port: UInt16 = OSCOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], allowRemoteCode: Bool = false) {
+        self.port = port
+        self.bind = bind
+        self.allow = allow
+        self.allowRemoteCode = allowRemoteCode
+    }
+}
+
+/// What the OSC surface counted.
+public struct OSCStats: Sendable, Equatable {
+    public var datagrams = 0
+    public var messages = 0
+    public var malformed = 0
+    public var refusedSources = 0
+    public var unknownAddresses = 0
+    public var badArguments = 0
+    public var unknownTargets = 0
+    public var lateBundles = 0
+    public var refusedCode = 0
+    public var ringFull = 0
+
+    public var summary: String {
+        "datagrams \(datagrams), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
+            + "unknown addresses \(unknownAddresses), bad arguments \(badArguments), unknown channels/instruments \(unknownTargets), "
+            + "late bundles \(lateBundles), refused code \(refusedCode), ring full \(ringFull)"
+    }
+}
+
+/// The OSC control surface: its own thread reads datagrams from a socket Podium owns, liblo
+/// parses them, and each message becomes `Command`s on this surface's ring (or an async
+/// compile/score for text). Replies go back to the sender from the listening port.
+public final class OSCSurface: @unchecked Sendable {
+    public let options: OSCOptions
+    let driver: JackDriver
+    let socket: UDPSocket
+    let parser: LoParser
+    let producer: CommandProducer
+    /// The orchestra file `/podium/reload` recompiles.
+    let orchestraFile: EngineSource?
+    private let running = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    private let statsLock = NSLock()
+    private var _stats = OSCStats()
+    private var subscribers: Set<Endpoint> = []
+    private var lastNotice: [String: (ContinuousClock.Instant, Int)] = [:]
+    private var clock = TimetagClock()
+    /// Lines for the console (rate-limited per kind), on the OSC thread.
+    public var onNotice: (@Sendable (String) -> Void)?
+
+    public var port: UInt16 { socket.port }
+    public var stats: OSCStats { statsLock.withLock { _stats } }
+
+    public init(driver: JackDriver, options: OSCOptions = OSCOptions(), reloadSource: EngineSource? = nil) throws {
+        self.options = options
+        self.driver = driver
+        socket = try UDPSocket(bind: options.bind, port: options.port)
+        parser = try LoParser()
+        producer = driver.makeProducer()
+        orchestraFile = reloadSource
+    }
+
+    public func start() {
+        running.store(true, ordering: .releasing)
+        let t = Thread { [self] in loop() }
+        t.name = "podium-osc"
+        t.start()
+    }
+
+    public func stop() {
+        if running.exchange(false, ordering: .acquiringAndReleasing) { done.wait() }
+    }
+
+    private func count(_ body: (inout OSCStats) -> Void) { statsLock.withLock { body(&_stats) } }
+
+    private func allowed(_ source: Endpoint) -> Bool {
+        source.isLoopback || options.allow.contains { $0.contains(source.address) }
+    }
+
+    // Thread: NRT (OSC)
+    private func loop() {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 8)
+        defer { buffer.deallocate(); done.signal() }
+        while running.load(ordering: .acquiring) {
+            guard let (n, source) = socket.receive(into: buffer, timeout: 50) else { continue }
+            count { $0.datagrams += 1 }
+            guard allowed(source) else {
+                count { $0.refusedSources += 1 }
+                notice("source", "OSC from \(source.host) refused (not loopback, not in --osc-allow)")
+                continue
+            }
+            guard n > 0, let messages = parser.parse(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n])) else {
+                count { $0.malformed += 1 }
+                notice("malformed", "malformed OSC datagram from \(source) (\(n) bytes)")
+                continue
+            }
+            for m in messages {
+                count { $0.messages += 1 }
+                handle(m, from: source)
+            }
+        }
+    }
+
+    // MARK: routing — Thread: NRT (OSC)
+
+    func handle(_ m: OSCMessage, from source: Endpoint) {
+        var frame: Int64 = 0
+        if let t = m.timetag {
+            let ahead = t - LoParser.ntpNow
+            if ahead < 0 {
+                count { $0.lateBundles += 1 }
+                notice("late", String(format: "late %.3f s: %@ from %@ runs now", -ahead, m.address, source.description))
+                reply(to: source, "/podium/late", [.string(m.address), .float(-ahead)])
+            } else {
+                frame = clock.frame(ntp: t, now: LoParser.ntpNow, jack: driver) ?? 0
+            }
+        }
+        let a = m.address
+        let parts = a.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("podium", _) where parts.count >= 2:
+            podium(Array(parts.dropFirst()), m, source, frame)
+        case ("csound", _) where parts.count >= 2:
+            switch parts[1] {
+            case "channel" where parts.count >= 3: setChannel(parts[2...].joined(separator: "/"), m, source, frame)
+            case "event": event(m, source, frame)
+            case "compile": compile(m, source)
+            default: unknown(m, source)
+            }
+        case ("accxyz", 1):
+            setChannels(["accelerometerX", "accelerometerY", "accelerometerZ"], m, source, frame)
+        case (_, 2):
+            // TouchOSC without a map: /<page>/<control> sets the channel named <control>.
+            if m.arguments.count >= 2 {
+                setChannels(m.arguments.indices.map { "\(parts[1])_\(["x", "y", "z", "w"][min($0, 3)])" }, m, source, frame)
+            } else {
+                setChannel(parts[1], m, source, frame)
+            }
+        case (_, 4):
+            // /<page>/<control>/<row>/<col> (multitoggle): the channel <control>_<row>_<col>.
+            setChannel("\(parts[1])_\(parts[2])_\(parts[3])", m, source, frame)
+        default:
+            unknown(m, source)
+        }
+    }
+
+    private func podium(_ parts: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        switch parts[0] {
+        case "event": event(m, source, frame)
+        case "score": score(m, source, frame)
+        case "chn" where parts.count >= 2: setChannel(parts[1...].joined(separator: "/"), m, source, frame)
+        case "orc": compile(m, source)
+        case "reload": reload(source)
+        case "status": status(source)
+        case "subscribe": statsLock.withLock { _ = subscribers.insert(source) }; reply(to: source, "/podium/subscribed", [])
+        case "unsubscribe": statsLock.withLock { _ = subscribers.remove(source) }
+        default: unknown(m, source)
+        }
+    }
+
+    private func unknown(_ m: OSCMessage, _ source: Endpoint) {
+        count { $0.unknownAddresses += 1 }
+        notice("address", "unknown OSC address \(m.address) from \(source)")
+        reply(to: source, "/podium/error", [.string("unknown address \(m.address)")])
+    }
+
+    private func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) {
+        count { $0.badArguments += 1 }
+        notice("arguments", "\(m.address) from \(source): \(why)")
+        reply(to: source, "/podium/error", [.string("\(m.address): \(why)")])
+    }
+
+    /// `/podium/event ,i|s f…`: instrument (number or name), start, duration, p4…
+    private func event(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        guard let first = m.arguments.first else { return bad(m, source, "expected instrument, start, duration, p4…") }
+        if let text = first.string, m.arguments.count == 1 { return scoreText(text, m, source, frame) }  // Csound 7: /csound/event ,s "i1 0 1"
+        let instrument: ScoreLine.Instrument
+        if let n = first.number { instrument = .number(n) } else if let s = first.string { instrument = .name(s) } else {
+            return bad(m, source, "the instrument must be a number or a name")
+        }
+        let rest = m.arguments.dropFirst().compactMap(\.number)
+        guard rest.count == m.arguments.count - 1, rest.count >= 2, rest.count < Command.maxPFields else {
+            return bad(m, source, "expected numbers after the instrument: start, duration, p4… (at most \(Command.maxPFields - 1))")
+        }
+        post(instrument: instrument, fields: Array(rest), m, source, frame)
+    }
+
+    private func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        let p1: Double?
+        switch instrument {
+        case let .number(n): p1 = driver.engine.instruments.defines(number: n) ? n : nil
+        case let .name(name): p1 = driver.instrumentNumber(named: name)
+        }
+        guard let p1 else {
+            count { $0.unknownTargets += 1 }
+            return reply(to: source, "/podium/error", [.string("unknown instrument \(instrument.text)")])
+        }
+        if producer.event([p1] + fields, frame: frame) == nil {
+            count { $0.ringFull += 1 }
+            reply(to: source, "/podium/error", [.string("command ring full: event not played")])
+        }
+    }
+
+    /// `/podium/score ,s`: score lines; plain `i` lines become frame-exact events.
+    private func score(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        guard let text = m.arguments.first?.string else { return bad(m, source, "expected a string of score") }
+        scoreText(text, m, source, frame)
+    }
+
+    private func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        var rest: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            switch ScoreLine.parse(String(line)) {
+            case let .event(instrument, fields)?: post(instrument: instrument, fields: fields, m, source, frame)
+            case let .text(t)?: rest.append(t)
+            case nil: continue
+            }
+        }
+        if !rest.isEmpty { _ = driver.readScore(rest.joined(separator: "\n")) }
+    }
+
+    private func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        guard let value = m.arguments.first else { return bad(m, source, "expected a value") }
+        if let text = value.string {
+            do { try driver.engine.setString(name, text) } catch {
+                count { $0.unknownTargets += 1 }
+                reply(to: source, "/podium/error", [.string("\(error)")])
+            }
+            return
+        }
+        guard let v = value.number else { return bad(m, source, "expected a number or a string") }
+        do {
+            if try producer.set(name, v, frame: frame) == nil {
+                count { $0.ringFull += 1 }
+                reply(to: source, "/podium/error", [.string("command ring full: \(name) not set")])
+            }
+        } catch {
+            count { $0.unknownTargets += 1 }
+            notice("channel", "\(m.address) from \(source): \(error)")
+            reply(to: source, "/podium/error", [.string("\(error)")])
+        }
+    }
+
+    private func setChannels(_ names: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        for (name, value) in zip(names, m.arguments) {
+            setChannel(name, OSCMessage(address: m.address, arguments: [value], timetag: m.timetag), source, frame)
+        }
+    }
+
+    /// `/podium/orc ,s`, `/csound/compile ,s`: loopback only unless --allow-remote-code.
+    private func compile(_ m: OSCMessage, _ source: Endpoint) {
+        guard let text = m.arguments.first?.string else { return bad(m, source, "expected orchestra code as a string") }
+        guard source.isLoopback || options.allowRemoteCode else {
+            count { $0.refusedCode += 1 }
+            notice("code", "orchestra code from \(source.host) refused: accepted from loopback only (--allow-remote-code)")
+            return reply(to: source, "/podium/fail", [.string("orchestra code is accepted from loopback only (start podium with --allow-remote-code)")])
+        }
+        compileText(text, source: "osc:\(source)", replyTo: source)
+    }
+
+    private func compileText(_ text: String, source name: String, replyTo: Endpoint) {
+        do {
+            _ = try driver.compile(text, source: name)
+            reply(to: replyTo, "/podium/done", [])
+        } catch {
+            reply(to: replyTo, "/podium/fail", [.string("\(error)")])
+        }
+    }
+
+    private func reload(_ source: Endpoint) {
+        guard let file = orchestraFile else { return reply(to: source, "/podium/fail", [.string("no orchestra file to reload")]) }
+        do {
+            let text: String
+            switch file {
+            case let .csd(path): text = CSDSections(try String(contentsOfFile: path, encoding: .utf8)).orchestra
+            case let .orchestra(path, _): text = try String(contentsOfFile: path, encoding: .utf8)
+            case let .text(orchestra, _, _): text = orchestra
+            }
+            compileText(text, source: file.displayName, replyTo: source)
+        } catch {
+            reply(to: source, "/podium/fail", [.string("cannot read \(file.displayName): \(error.localizedDescription)")])
+        }
+    }
+
+    /// `/podium/status` → `/podium/status.reply ,iiiiiifi`: sr, ksmps, period, k-cycles, xruns, commands, load %, instruments.
+    private func status(_ source: Endpoint) {
+        let s = driver.stats
+        let e = driver.engine
+        reply(to: source, "/podium/status.reply", [
+            .int(Int64(e.sampleRate)), .int(Int64(e.ksmps)), .int(Int64(s.lastPeriod)), .int(Int64(s.cycles)),
+            .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
+            .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
+        ])
+    }
+
+    func reply(to endpoint: Endpoint, _ address: String, _ arguments: [OSCValue]) {
+        let bytes = LoParser.serialize(address, arguments)
+        bytes.withUnsafeBytes { socket.send($0, to: endpoint) }
+    }
+
+    /// At most one console line per kind per second; the rest are counted into the next one.
+    private func notice(_ kind: String, _ text: String) {
+        let now = ContinuousClock.now
+        if let (last, suppressed) = lastNotice[kind], now - last < .seconds(1) {
+            lastNotice[kind] = (last, suppressed + 1)
+            return
+        }
+        let suppressed = lastNotice[kind]?.1 ?? 0
+        lastNotice[kind] = (now, 0)
+        onNotice?(suppressed > 0 ? "\(text) (and \(suppressed) more like it)" : text)
+    }
+}
+
+extension ScoreLine.Instrument {
+    var text: String {
+        switch self {
+        case let .number(n): return InstrumentTable.format(n)
+        case let .name(s): return "\"\(s)\""
+        }
+    }
+}
+
+/// Maps OSC timetags to JACK frames. JACK's own smoothed clock (its DLL) gives the frame for a
+/// moment; its rate estimate wanders a little around the nominal rate, so two timetags N frames
+/// apart could land N±2 apart. Podium anchors one timetag to JACK's frame and counts from the
+/// anchor at the nominal rate; it re-anchors only when the two drift more than 5 ms apart
+/// (on a dummy server in a VM, JACK's clock wobbles by a few hundred frames). Differences
+/// between timetags are therefore exact (as in scsynth).
+struct TimetagClock {
+    var anchorNTP = 0.0
+    var anchorFrame: Int64 = 0
+    var anchored = false
+    /// Beyond this, the anchor follows JACK's clock again.
+    var tolerance: Int64 = 240
+
+    // Thread: NRT (OSC)
+    mutating func frame(ntp t: Double, now: Double, jack driver: JackDriver) -> Int64? {
+        guard let jackFrame = driver.frame(secondsFromNow: t - now) else { return nil }
+        let sr = driver.engine.sampleRate
+        if anchored {
+            let counted = anchorFrame + Int64(((t - anchorNTP) * sr).rounded())
+            if abs(counted - jackFrame) <= tolerance { return counted }
+        }
+        anchorNTP = t
+        anchorFrame = jackFrame
+        anchored = true
+        return jackFrame
+    }
+}

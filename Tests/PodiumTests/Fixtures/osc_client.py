@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""A third-party OSC sender for Podium's tests (python-osc).
+
+  osc_client.py [--bind IP] PORT message ADDRESS ARG...          one message
+  osc_client.py [--bind IP] PORT bundle UNIXTIME ADDRESS ARG...   one message in a timetagged bundle
+  osc_client.py [--bind IP] PORT bundles UNIXTIME STEP_S COUNT ADDRESS ARG...
+  osc_client.py [--bind IP] PORT garbage COUNT SEED               random and mutated datagrams
+  osc_client.py [--bind IP] PORT ask ADDRESS ARG...               send, print the first reply
+
+Arguments: ints stay ints, numbers with a dot are floats, i:N forces int32, f:N float, s:TEXT string.
+"""
+import random, socket, sys, time
+from pythonosc import osc_bundle_builder, osc_message_builder, udp_client
+from pythonosc.osc_message import OscMessage
+
+
+def typed(arg):
+    if arg.startswith("i:"): return int(arg[2:])
+    if arg.startswith("f:"): return float(arg[2:])
+    if arg.startswith("s:"): return arg[2:]
+    try: return int(arg)
+    except ValueError: pass
+    try: return float(arg)
+    except ValueError: return arg
+
+
+def message(address, args):
+    b = osc_message_builder.OscMessageBuilder(address=address)
+    for a in args:
+        v = typed(a)
+        b.add_arg(v, "f" if isinstance(v, float) else ("i" if isinstance(v, int) else "s"))
+    return b.build()
+
+
+def main():
+    argv = sys.argv[1:]
+    bind = None
+    if argv[0] == "--bind":
+        bind, argv = argv[1], argv[2:]
+    port, mode, rest = int(argv[0]), argv[1], argv[2:]
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    if bind: sock.bind((bind, 0))
+    target = ("127.0.0.1" if not bind or bind.startswith("127.") else bind, port)
+    if mode == "message":
+        sock.sendto(message(rest[0], rest[1:]).dgram, target)
+    elif mode in ("bundle", "bundles"):
+        when = float(rest[0])
+        step, count, rest2 = (float(rest[1]), int(rest[2]), rest[3:]) if mode == "bundles" else (0.0, 1, rest[1:])
+        for k in range(count):
+            bb = osc_bundle_builder.OscBundleBuilder(when + k * step)
+            bb.add_content(message(rest2[0], rest2[1:]))
+            sock.sendto(bb.build().dgram, target)
+    elif mode == "garbage":
+        count, rng = int(rest[0]), random.Random(int(rest[1]))
+        good = [message("/podium/chn/freq", ["f:440"]).dgram, message("/podium/event", ["i:2", "f:0", "f:0.01", "f:0"]).dgram,
+                message("/1/fader1", ["f:0.5"]).dgram]
+        for i in range(count):
+            if i % 2:
+                d = bytearray(rng.choice(good))
+                for _ in range(rng.randint(1, 4)):
+                    d[rng.randrange(len(d))] = rng.randrange(256)
+                d = bytes(d[: rng.randint(1, len(d))])
+            else:
+                d = bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))
+            sock.sendto(d, target)
+            if i % 500 == 499: time.sleep(0.002)  # paced: stay within the socket buffer
+    elif mode == "ask":
+        sock.settimeout(2)
+        sock.sendto(message(rest[0], rest[1:]).dgram, target)
+        data, _ = sock.recvfrom(65536)
+        m = OscMessage(data)
+        print(m.address, *m.params)
+
+
+if __name__ == "__main__":
+    main()
