@@ -26,6 +26,8 @@ public struct OSCOptions: Sendable {
 /// What the OSC surface counted.
 public struct OSCStats: Sendable, Equatable {
     public var datagrams = 0
+    /// Datagrams liblo parsed (a bundle may hold several messages).
+    public var parsed = 0
     public var messages = 0
     public var malformed = 0
     public var refusedSources = 0
@@ -37,7 +39,7 @@ public struct OSCStats: Sendable, Equatable {
     public var ringFull = 0
 
     public var summary: String {
-        "datagrams \(datagrams), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
+        "datagrams \(datagrams) (parsed \(parsed)), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
             + "unknown addresses \(unknownAddresses), bad arguments \(badArguments), unknown channels/instruments \(unknownTargets), "
             + "late bundles \(lateBundles), refused code \(refusedCode), ring full \(ringFull)"
     }
@@ -61,6 +63,12 @@ public final class OSCSurface: @unchecked Sendable {
     private var subscribers: Set<Endpoint> = []
     private var lastNotice: [String: (ContinuousClock.Instant, Int)] = [:]
     private var clock = TimetagClock()
+    /// Feedback: last values sent for output channels, pending echoes of input changes.
+    private var lastOutputs: [String: Double] = [:]
+    private var pendingEchoes: [String: OSCValue] = [:]
+    private var nextFeedback = ContinuousClock.now
+    /// Output-channel feedback rate cap (CsoundUI's label binding), per second.
+    public var feedbackRate = 30.0
     /// Lines for the console (rate-limited per kind), on the OSC thread.
     public var onNotice: (@Sendable (String) -> Void)?
 
@@ -97,8 +105,11 @@ public final class OSCSurface: @unchecked Sendable {
     private func loop() {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 8)
         defer { buffer.deallocate(); done.signal() }
+        broadcast("/podium/started", [])
+        defer { broadcast("/podium/stopped", []) }
         while running.load(ordering: .acquiring) {
-            guard let (n, source) = socket.receive(into: buffer, timeout: 50) else { continue }
+            feedbackIfDue()
+            guard let (n, source) = socket.receive(into: buffer, timeout: 10) else { continue }
             count { $0.datagrams += 1 }
             guard allowed(source) else {
                 count { $0.refusedSources += 1 }
@@ -110,6 +121,7 @@ public final class OSCSurface: @unchecked Sendable {
                 notice("malformed", "malformed OSC datagram from \(source) (\(n) bytes)")
                 continue
             }
+            count { $0.parsed += 1 }
             for m in messages {
                 count { $0.messages += 1 }
                 handle(m, from: source)
@@ -168,7 +180,9 @@ public final class OSCSurface: @unchecked Sendable {
         case "orc": compile(m, source)
         case "reload": reload(source)
         case "status": status(source)
-        case "subscribe": statsLock.withLock { _ = subscribers.insert(source) }; reply(to: source, "/podium/subscribed", [])
+        case "subscribe":
+            statsLock.withLock { _ = subscribers.insert(source) }
+            reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)
         case "unsubscribe": statsLock.withLock { _ = subscribers.remove(source) }
         default: unknown(m, source)
         }
@@ -246,7 +260,10 @@ public final class OSCSurface: @unchecked Sendable {
         }
         guard let v = value.number else { return bad(m, source, "expected a number or a string") }
         do {
-            if try producer.set(name, v, frame: frame) == nil {
+            let posted = try producer.set(name, v, frame: frame)
+            // Controllers follow: the value goes back to subscribers at the address it came on.
+            statsLock.withLock { pendingEchoes[m.address] = .float(v) }
+            if posted == nil {
                 count { $0.ringFull += 1 }
                 reply(to: source, "/podium/error", [.string("command ring full: \(name) not set")])
             }
@@ -277,9 +294,9 @@ public final class OSCSurface: @unchecked Sendable {
     private func compileText(_ text: String, source name: String, replyTo: Endpoint) {
         do {
             _ = try driver.compile(text, source: name)
-            reply(to: replyTo, "/podium/done", [])
+            send("/podium/done", [], to: statsLock.withLock { subscribers }.union([replyTo]))
         } catch {
-            reply(to: replyTo, "/podium/fail", [.string("\(error)")])
+            send("/podium/fail", [.string("\(error)")], to: statsLock.withLock { subscribers }.union([replyTo]))
         }
     }
 
@@ -307,6 +324,47 @@ public final class OSCSurface: @unchecked Sendable {
             .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
             .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
         ])
+    }
+
+    // MARK: feedback — Thread: NRT (OSC), except `console`
+
+    /// Sends subscribers what changed since the last tick, at most `feedbackRate` times a second:
+    /// echoes of input changes, and output channels (`chnset` in the orchestra) that moved.
+    private func feedbackIfDue() {
+        let now = ContinuousClock.now
+        guard now >= nextFeedback else { return }
+        nextFeedback = now + .milliseconds(Int64(1000 / max(feedbackRate, 1)))
+        let (targets, echoes) = statsLock.withLock { () -> (Set<Endpoint>, [String: OSCValue]) in
+            defer { pendingEchoes = [:] }
+            return (subscribers, pendingEchoes)
+        }
+        guard !targets.isEmpty else { return }
+        for (address, value) in echoes.sorted(by: { $0.key < $1.key }) { send(address, [value], to: targets) }
+        let engine = driver.engine
+        for c in engine.channels() where c.isOutput && c.kind == .control && !c.name.hasPrefix("podium.") {
+            guard let v = try? engine.control(c.name), lastOutputs[c.name] != v else { continue }
+            lastOutputs[c.name] = v
+            send("/podium/chn/\(c.name)", [.float(v)], to: targets)
+        }
+    }
+
+    /// A console line for subscribers (`/podium/console ,is`: level 0 debug … 4 error, text).
+    // Thread: any (the driver's supervisor)
+    public func console(_ line: ConsoleLine) {
+        let targets = statsLock.withLock { subscribers }
+        guard !targets.isEmpty else { return }
+        send("/podium/console", [.int(Int64(line.level.rawValue)), .string(line.text)], to: targets)
+    }
+
+    public var subscriberCount: Int { statsLock.withLock { subscribers.count } }
+
+    private func broadcast(_ address: String, _ arguments: [OSCValue]) {
+        send(address, arguments, to: statsLock.withLock { subscribers })
+    }
+
+    private func send(_ address: String, _ arguments: [OSCValue], to targets: Set<Endpoint>) {
+        let bytes = LoParser.serialize(address, arguments)
+        bytes.withUnsafeBytes { b in for t in targets { socket.send(b, to: t) } }
     }
 
     func reply(to endpoint: Endpoint, _ address: String, _ arguments: [OSCValue]) {

@@ -104,6 +104,10 @@ struct Play: ParsableCommand {
                                                                                allowRemoteCode: allowRemoteCode),
                                              reloadSource: orchestra.source)
                 surface.onNotice = { Terminal.error("podium: osc: \($0)") }
+                driver.onConsole = { line in
+                    if line.level >= minimum { Terminal.error(line.text) }
+                    surface.console(line)
+                }
                 surface.start()
                 osc = surface
                 Terminal.error("podium: OSC on \(oscBind):\(surface.port) (UDP)")

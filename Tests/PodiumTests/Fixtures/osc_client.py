@@ -6,6 +6,7 @@
   osc_client.py [--bind IP] PORT bundles UNIXTIME STEP_S COUNT ADDRESS ARG...
   osc_client.py [--bind IP] PORT garbage COUNT SEED               random and mutated datagrams
   osc_client.py [--bind IP] PORT ask ADDRESS ARG...               send, print the first reply
+  osc_client.py [--bind IP] PORT listen SECONDS                   subscribe, print what arrives
 
 Arguments: ints stay ints, numbers with a dot are floats, i:N forces int32, f:N float, s:TEXT string.
 """
@@ -64,6 +65,18 @@ def main():
                 d = bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))
             sock.sendto(d, target)
             if i % 500 == 499: time.sleep(0.002)  # paced: stay within the socket buffer
+    elif mode == "listen":
+        sock.settimeout(0.2)
+        sock.sendto(message("/podium/subscribe", []).dgram, target)
+        end = time.time() + float(rest[0])
+        while time.time() < end:
+            try:
+                data, _ = sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            m = OscMessage(data)
+            print(f"{time.time():.4f}", m.address, *m.params, flush=True)
+        sock.sendto(message("/podium/unsubscribe", []).dgram, target)
     elif mode == "ask":
         sock.settimeout(2)
         sock.sendto(message(rest[0], rest[1:]).dgram, target)
