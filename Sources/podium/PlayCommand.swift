@@ -48,6 +48,9 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "Accept orchestra code over OSC from non-loopback senders (Csound's system opcode makes this a remote shell).")
     var allowRemoteCode = false
 
+    @Option(name: .long, help: "Also take the csound --port UDP text protocol on this port (editor plugins).")
+    var csoundPort: UInt16?
+
     @Option(name: .long, help: "A script of timed score lines and commands (see README).")
     var script: String?
 
@@ -120,6 +123,23 @@ struct Play: ParsableCommand {
 
         let stop = DispatchSemaphore(value: 0)
         let stopping = Atomic<Bool>(false)
+        var textPort: CsoundTextPort?
+        if let csoundPort {
+            do {
+                let port = try CsoundTextPort(driver: driver, options: OSCOptions(port: csoundPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init),
+                                                                                  allowRemoteCode: allowRemoteCode))
+                port.onNotice = { Terminal.error("podium: \($0)") }
+                port.onClose = { stop.signal() }
+                port.start()
+                textPort = port
+                Terminal.error("podium: csound text protocol on \(oscBind):\(port.port) (UDP)")
+            } catch {
+                Terminal.error("podium play: \(error)")
+                osc?.stop()
+                driver.stop()
+                throw ExitCode(1)
+            }
+        }
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         var sources: [DispatchSourceSignal] = []
@@ -147,6 +167,7 @@ struct Play: ParsableCommand {
             stop.wait()
         }
         osc?.stop()
+        textPort?.stop()
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
         Terminal.error("podium: stopped. \(stats)")

@@ -250,6 +250,53 @@ final class OSCTests {
         #expect(lines.contains { $0.contains("/podium/console") && $0.contains("hello from instr 11") })
     }
 
+    @Test("the csound --port text protocol: code, {{ }} code, & score, @ and % channels, :@ replies, ##close##")
+    func csoundTextProtocol() throws {
+        let driver = JackDriver(source: .text(orchestra: OSCTests.orchestra, score: nil, name: "osc.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+        try driver.start()
+        defer { driver.stop() }
+        let port = try CsoundTextPort(driver: driver, options: OSCOptions(port: 0))
+        let closed = AppliedLog()
+        port.onClose = { closed.note("closed") }
+        port.start()
+        defer { port.stop() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 3)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        func send(_ packets: [String], reply: Bool = false) throws -> String {
+            let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); s.settimeout(2)
+            for p in sys.argv[2:]:
+                p = p.replace("REPLYPORT", str(s.getsockname()[1]))
+                s.sendto(p.encode(), ("127.0.0.1", int(sys.argv[1])))
+            if \(reply ? "True" : "False"): print(s.recvfrom(4096)[0].decode())
+            """
+            let r = try run(which("python3") ?? "/usr/bin/python3", ["-c", script, "\(port.port)"] + packets)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        _ = try send(["instr 21\n a1 linseg p4, p3, p4\n outs a(0), a1\nendin\n"])
+        #expect(eventually(1) { driver.engine.instruments.defines(number: 21) })
+        _ = try send(["{{instr 22\n", " a1 linseg p4, p3, p4\n outs a(0), a1\n", "endin\n}}"])
+        #expect(eventually(1) { driver.engine.instruments.defines(number: 22) })
+        capture.start()
+        _ = try send(["&i21 0 0.05 0.5"])
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = try send(["$i22 0 0.05 0.5"])
+        Thread.sleep(forTimeInterval: 0.3)
+        capture.stopRecording()
+        #expect(capture.onsets(0).count == 2)
+        _ = try send(["@freq 330", "%label chorus"])
+        #expect(eventually(1) { (try? driver.engine.control("freq")) == 330 && (try? driver.engine.string("label")) == "chorus" })
+        #expect(try send([":@freq 127.0.0.1 REPLYPORT"], reply: true) == "freq::330")
+        #expect(try send([":%label 127.0.0.1 REPLYPORT"], reply: true) == "label::chorus")
+        _ = try send(["@nosuch 1"])
+        #expect(eventually(1) { port.errors == 1 })
+        _ = try send(["##close##"])
+        #expect(eventually(1) { closed.notes == ["closed"] })
+    }
+
     @Test("/podium/status replies with the engine's numbers")
     func status() throws {
         let (driver, osc) = try start()
