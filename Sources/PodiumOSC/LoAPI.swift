@@ -30,6 +30,13 @@ public struct OSCMessage: Sendable, Equatable {
     public var timetag: Double?
 }
 
+extension OSCMessage {
+    /// The message as an OSC datagram (for senders in tests and benchmarks, and replies).
+    public static func encode(_ address: String, _ arguments: [OSCValue]) -> [UInt8] {
+        LoParser.serialize(address, arguments)
+    }
+}
+
 /// liblo malformed-packet reports (its error handler has no user data: a process-wide count).
 let libloErrors = Atomic<Int>(0)
 

@@ -73,7 +73,7 @@ public final class OSCSurface: @unchecked Sendable {
     public var onNotice: (@Sendable (String) -> Void)?
 
     public var port: UInt16 { socket.port }
-    public var stats: OSCStats { statsLock.withLock { _stats } }
+    public var stats: OSCStats { statsLock.withLock { _stats } }  // as of the last burst
 
     public init(driver: JackDriver, options: OSCOptions = OSCOptions(), reloadSource: EngineSource? = nil) throws {
         self.options = options
@@ -95,7 +95,11 @@ public final class OSCSurface: @unchecked Sendable {
         if running.exchange(false, ordering: .acquiringAndReleasing) { done.wait() }
     }
 
-    private func count(_ body: (inout OSCStats) -> Void) { statsLock.withLock { body(&_stats) } }
+    /// Counts kept by the OSC thread alone, published to `stats` when the socket runs dry
+    /// (one lock per burst, not per datagram).
+    private var local = OSCStats()
+    private func count(_ body: (inout OSCStats) -> Void) { body(&local) }
+    private func publish() { statsLock.withLock { _stats = local } }
 
     private func allowed(_ source: Endpoint) -> Bool {
         source.isLoopback || options.allow.contains { $0.contains(source.address) }
@@ -109,7 +113,8 @@ public final class OSCSurface: @unchecked Sendable {
         defer { broadcast("/podium/stopped", []) }
         while running.load(ordering: .acquiring) {
             feedbackIfDue()
-            guard let (n, source) = socket.receive(into: buffer, timeout: 10) else { continue }
+            guard let (n, source) = socket.receive(into: buffer, timeout: 10) else { publish(); continue }
+            if local.datagrams & 1023 == 0 { publish() }
             count { $0.datagrams += 1 }
             guard allowed(source) else {
                 count { $0.refusedSources += 1 }

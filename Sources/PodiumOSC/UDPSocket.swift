@@ -46,8 +46,11 @@ final class UDPSocket {
             close(fd)
             throw OSCError.bind(host: host, port: port, errno: e)
         }
-        var size: Int32 = 4 << 20  // room for bursts (a fader flood)
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        // Room for bursts (a fader flood): 4 MiB; beyond net.core.rmem_max only with the privilege.
+        var size: Int32 = 4 << 20
+        if setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var bound = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
@@ -59,12 +62,18 @@ final class UDPSocket {
 
     /// Waits up to `timeout` ms for a datagram; nil on timeout.
     func receive(into buffer: UnsafeMutableRawBufferPointer, timeout: Int32) -> (Int, Endpoint)? {
+        // Drain without waiting while datagrams are queued; wait (poll) only when there are none.
+        if let got = receiveNow(into: buffer) { return got }
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&p, 1, timeout) > 0 else { return nil }
+        return receiveNow(into: buffer)
+    }
+
+    private func receiveNow(into buffer: UnsafeMutableRawBufferPointer) -> (Int, Endpoint)? {
         var from = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let n = withUnsafeMutablePointer(to: &from) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, buffer.baseAddress, buffer.count, 0, $0, &len) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), $0, &len) }
         }
         guard n >= 0 else { return nil }
         return (n, Endpoint(address: UInt32(bigEndian: from.sin_addr.s_addr), port: UInt16(bigEndian: from.sin_port)))

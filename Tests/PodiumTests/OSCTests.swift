@@ -215,7 +215,9 @@ final class OSCTests {
         let after = driver.stats
         #expect(after.cycles > cycles)
         #expect(after.silentCallbacks == 0)
-        #expect(after.maxCallbackMicroseconds < after.periodMicroseconds, "a callback overran its period: \(after)")
+        // The flood costs the audio thread nothing measurable: 99 % of callbacks stay under a
+        // quarter of the period. (The maximum depends on the scheduler: jackd -r, a shared VM.)
+        #expect(after.p99 <= 0.25, "\(after)")
         try oscsend(osc.port, ["/podium/chn/freq", "f", "660"])
         #expect(eventually(1) { (try? driver.engine.control("freq")) == 660 }, "still listening")
     }

@@ -2,6 +2,7 @@
 // Usage: podium-bench latency [--periods 256,128] [--events 200]
 import Foundation
 import PodiumEngine
+import PodiumOSC
 import PodiumProbe
 import PodiumRealtime
 
@@ -112,6 +113,82 @@ func latencyTable(periods: [Int], events: Int) throws {
     print("")
 }
 
+/// A UDP sender of prepared datagrams (the bench's OSC client).
+final class UDPSender {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    var to = sockaddr_in()
+    init(port: UInt16) {
+        to.sin_family = sa_family_t(AF_INET)
+        to.sin_port = port.bigEndian
+        to.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    }
+    func send(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { b in
+            withUnsafePointer(to: &to) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(fd, b.baseAddress, b.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == b.count
+            } }
+        }
+    }
+    deinit { close(fd) }
+}
+
+/// OSC: event-to-sound latency of `/podium/event` sent over UDP, and channel-set throughput.
+func oscTable(period: Int, events: Int) throws {
+    let server = try TestJackServer(period: period, tag: "bench-osc")
+    defer { server.stop() }
+    let driver = JackDriver(source: .text(orchestra: impulseOrchestra + "\nchn_k \"level\", 1\n", score: nil, name: "impulse.orc"),
+                            jack: JackOptions(clientName: "podium", serverName: server.name, connect: false))
+    try driver.start()
+    defer { driver.stop() }
+    let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+    osc.start()
+    defer { osc.stop() }
+    let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "bench-capture")
+    try capture.connect(from: "podium:out_1", channel: 0)
+    let sender = UDPSender(port: osc.port)
+    let event = OSCMessage.encode("/podium/event", [.int(2), .float(0), .float(0.01), .float(0.5)])
+    _ = sender.send(event)  // first-note allocation
+    Thread.sleep(forTimeInterval: 0.3)
+    driver.resetCallbackTimes()
+    var latencies: [Double] = []
+    var nextCallback = 0
+    for _ in 0..<events {
+        capture.start()
+        Thread.sleep(forTimeInterval: Double.random(in: 0.03...0.05))
+        let sent = capture.frameTime
+        let cycleAtSend = capture.lastFrameTime
+        _ = sender.send(event)
+        Thread.sleep(forTimeInterval: 0.04)
+        capture.stopRecording()
+        guard let onset = capture.onsetFrame(0) else { continue }
+        latencies.append(Double(onset - sent))
+        if onset - cycleAtSend <= Int64(period) { nextCallback += 1 }
+    }
+    let p = Double(period)
+    // Throughput: one second of channel sets at each rate, paced; what arrived and was applied.
+    var rates: [String] = []
+    let datagram = OSCMessage.encode("/podium/chn/level", [.float(0.5)])
+    for rate in [50_000, 100_000, 200_000] {
+        let before = osc.stats
+        let start = ContinuousClock.now
+        var sent = 0
+        // Bursts of rate/500 every 2 ms (sleeping, so the sender does not take a core).
+        for burst in 0..<500 {
+            let due = start + .milliseconds(Int64(burst) * 2)
+            if ContinuousClock.now < due { Thread.sleep(forTimeInterval: Double((due - ContinuousClock.now).components.attoseconds) * 1e-18) }
+            for _ in 0..<(rate / 500) where sender.send(datagram) { sent += 1 }
+        }
+        var last = -1
+        while osc.stats.datagrams != last { last = osc.stats.datagrams; Thread.sleep(forTimeInterval: 0.1) }
+        let got = osc.stats.datagrams - before.datagrams
+        rates.append("\(rate / 1000)k/s: \(got == sent ? "no loss" : "lost \(sent - got)")\(osc.stats.ringFull > before.ringFull ? ", ring full \(osc.stats.ringFull - before.ringFull)" : "")")
+    }
+    let stats = driver.stats
+    print(String(format: "| %d | %d | %.2f | %.2f | %.2f | %d/%d | %@ | %llu | ≤%.1f%% / %.0f µs |",
+                 period, latencies.count, percentile(latencies, 0.5) / p, percentile(latencies, 0.95) / p, (latencies.max() ?? .nan) / p,
+                 nextCallback, latencies.count, rates.joined(separator: "; "), stats.xruns, stats.p99 * 100, stats.maxCallbackMicroseconds))
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 let section = args.first ?? "latency"
 @MainActor func option(_ name: String) -> String? {
@@ -124,11 +201,19 @@ JackDriver.routeJackMessages(verbose: false)
 let realtimeServer = args.contains("--rt-server")
 do {
     switch section {
+    case "osc":
+        let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
+        let events = Int(option("--events") ?? "100") ?? 100
+        print("### OSC: `/podium/event` over UDP to sound, and `/podium/chn` throughput (dummy JACK -r, 48 kHz)\n")
+        print("| period | events | median periods | p95 periods | max periods | in next callback | channel sets for 1 s, paced | xruns | callback p99 / max |")
+        print("|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+        for p in periods { try oscTable(period: p, events: events) }
+        print("")
     case "latency":
         let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
         try latencyTable(periods: periods, events: Int(option("--events") ?? "200") ?? 200)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc)\n".utf8))
         exit(64)
     }
 } catch {
