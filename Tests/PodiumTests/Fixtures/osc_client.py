@@ -7,6 +7,8 @@
   osc_client.py [--bind IP] PORT garbage COUNT SEED               random and mutated datagrams
   osc_client.py [--bind IP] PORT ask ADDRESS ARG...               send, print the first reply
   osc_client.py [--bind IP] PORT listen SECONDS                   subscribe, print what arrives
+  osc_client.py [--bind IP] PORT serve                            read "MODE ARG..." lines from stdin, answer "ok"
+                                                                  (a warm client: no start-up delay per send)
 
 Arguments: ints stay ints, numbers with a dot are floats, i:N forces int32, f:N float, s:TEXT string.
 """
@@ -34,11 +36,20 @@ def message(address, args):
 
 
 def main():
-    argv = sys.argv[1:]
+    run(sys.argv[1:])
+
+
+def run(argv):
     bind = None
     if argv[0] == "--bind":
         bind, argv = argv[1], argv[2:]
     port, mode, rest = int(argv[0]), argv[1], argv[2:]
+    if mode == "serve":
+        prefix = (["--bind", bind] if bind else []) + [str(port)]
+        for line in sys.stdin:
+            run(prefix + line.split())
+            print("ok", flush=True)
+        return
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     if bind: sock.bind((bind, 0))
     target = ("127.0.0.1" if not bind or bind.startswith("127.") else bind, port)
