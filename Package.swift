@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // C libraries: one system-library target each (module.modulemap + shim.h).
@@ -28,7 +29,8 @@ let package = Package(
         // Control surfaces: turn performer input (scripts; REPL, OSC, MIDI later) into Commands.
         .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
-        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "CLo"]),
+        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "CLo",
+                                                 .product(name: "Yams", package: "Yams")]),
         // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // The command-line tool.

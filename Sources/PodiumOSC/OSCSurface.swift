@@ -75,13 +75,27 @@ public final class OSCSurface: @unchecked Sendable {
     public var port: UInt16 { socket.port }
     public var stats: OSCStats { statsLock.withLock { _stats } }  // as of the last burst
 
-    public init(driver: JackDriver, options: OSCOptions = OSCOptions(), reloadSource: EngineSource? = nil) throws {
+    /// The orchestra's OSC map (nil: TouchOSC defaults only).
+    let map: OSCMap?
+
+    public init(driver: JackDriver, options: OSCOptions = OSCOptions(), reloadSource: EngineSource? = nil, map: OSCMap? = nil) throws {
+        if let map {
+            let missing = map.undeclared(in: driver.engine)
+            if !missing.isEmpty {
+                throw OSCMap.LoadError(path: "OSC map", message: "channels the orchestra does not declare: \(missing.joined(separator: ", ")) (declare them with chn_k)")
+            }
+        }
+        self.map = map
         self.options = options
         self.driver = driver
         socket = try UDPSocket(bind: options.bind, port: options.port)
         parser = try LoParser()
         producer = driver.makeProducer()
         orchestraFile = reloadSource
+        // Declared defaults go in before the first controller moves.
+        for c in map?.controls.values ?? [:].values {
+            if let d = c.default { for ch in c.targetChannels { _ = try? producer.set(ch, d) } }
+        }
     }
 
     public func start() {
@@ -149,6 +163,7 @@ public final class OSCSurface: @unchecked Sendable {
             }
         }
         let a = m.address
+        if let (control, cell) = map?.control(for: a) { return mapped(control, cell: cell, m, source, frame) }
         let parts = a.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         switch (parts.first, parts.count) {
         case ("podium", _) where parts.count >= 2:
@@ -191,6 +206,43 @@ public final class OSCSurface: @unchecked Sendable {
         case "unsubscribe": statsLock.withLock { _ = subscribers.remove(source) }
         default: unknown(m, source)
         }
+    }
+
+    /// A controller message through the orchestra's map.
+    private func mapped(_ c: OSCMap.Control, cell: (Int, Int)?, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        let values = m.arguments.compactMap(\.number)
+        guard let first = values.first else { return bad(m, source, "expected a number") }
+        let channels = c.targetChannels
+        func set(_ name: String, _ v: Double, momentary: Bool = false) {
+            do {
+                if try producer.set(name, v, momentary: momentary, frame: frame) == nil {
+                    count { $0.ringFull += 1 }
+                    reply(to: source, "/podium/error", [.string("command ring full: \(name) not set")])
+                }
+            } catch {
+                count { $0.unknownTargets += 1 }
+                reply(to: source, "/podium/error", [.string("\(error)")])
+            }
+        }
+        let input = c.range ?? [0, 1]
+        let pressed = first > (input[0] + input[1]) / 2
+        switch c.mode ?? .continuous {
+        case .continuous: set(channels[0], c.scale(first))
+        case .toggle, .push: set(channels[0], pressed ? 1 : 0)
+        case .momentary: if pressed { set(channels[0], 1, momentary: true) }
+        case .xy, .accelerometer:
+            for (name, v) in zip(channels, values) { set(name, c.scale(v)) }
+        case .multitoggle:
+            guard let (row, col) = cell else { return bad(m, source, "a multitoggle cell address ends in /<row>/<col>") }
+            if let e = c.event {
+                guard pressed else { break }
+                let instrument: ScoreLine.Instrument = e.name.map { .name($0) } ?? .number(e.instr ?? 1)
+                post(instrument: instrument, fields: [0, e.duration ?? 1, Double(row), Double(col)], m, source, frame)
+            } else if let base = channels.first {
+                set("\(base)_\(row)_\(col)", pressed ? 1 : 0)
+            }
+        }
+        statsLock.withLock { pendingEchoes[m.address] = m.arguments.first }
     }
 
     private func unknown(_ m: OSCMessage, _ source: Endpoint) {

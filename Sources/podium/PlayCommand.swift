@@ -48,6 +48,9 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "Accept orchestra code over OSC from non-loopback senders (Csound's system opcode makes this a remote shell).")
     var allowRemoteCode = false
 
+    @Option(name: .long, help: "The orchestra's OSC map (YAML; default: ORCHESTRA.oscmap.yaml beside it, when present).")
+    var oscMap: String?
+
     @Option(name: .long, help: "Also take the csound --port UDP text protocol on this port (editor plugins).")
     var csoundPort: UInt16?
 
@@ -61,6 +64,7 @@ struct Play: ParsableCommand {
 
     func validate() throws {
         if let script, !FileManager.default.fileExists(atPath: script) { throw ValidationError("no such script: \(script)") }
+        if let oscMap, !FileManager.default.fileExists(atPath: oscMap) { throw ValidationError("no such OSC map: \(oscMap)") }
         if let ksmps, ksmps <= 0 { throw ValidationError("--ksmps must be positive") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if Endpoint.parse(oscBind) == nil { throw ValidationError("--osc-bind: not an IPv4 address: \(oscBind)") }
@@ -103,9 +107,13 @@ struct Play: ParsableCommand {
         var osc: OSCSurface?
         if !noOsc {
             do {
+                let besideOrchestra = (orchestra.file as NSString).deletingPathExtension + ".oscmap.yaml"
+                let mapPath = oscMap ?? (FileManager.default.fileExists(atPath: besideOrchestra) ? besideOrchestra : nil)
+                let map = try mapPath.map { try OSCMap(contentsOf: $0) }
                 let surface = try OSCSurface(driver: driver, options: OSCOptions(port: oscPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init),
                                                                                allowRemoteCode: allowRemoteCode),
-                                             reloadSource: orchestra.source)
+                                             reloadSource: orchestra.source, map: map)
+                if let mapPath { Terminal.error("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls") }
                 surface.onNotice = { Terminal.error("podium: osc: \($0)") }
                 driver.onConsole = { line in
                     if line.level >= minimum { Terminal.error(line.text) }

@@ -1,0 +1,154 @@
+import Foundation
+import PodiumEngine
+import Yams
+
+/// An orchestra's OSC map: which controller address drives which channel, how.
+/// A YAML file a person edits by hand (see `Orchestras/*.oscmap.yaml` and the README).
+///
+///     controls:
+///       /1/fader1: { channel: amp, to: [0, 0.5] }
+///       /1/fader2: { channel: cutoff, to: [100, 8000], curve: exp }
+///       /1/toggle1: { channel: mute, mode: toggle }
+///       /2/push1: { channel: hit, mode: momentary }
+///       /3/xy: { mode: xy, channels: [x, y] }
+///       /4/multitoggle: { mode: multitoggle, event: { instr: 3, duration: 0.5 } }
+///       /accxyz: { mode: accelerometer }
+public struct OSCMap: Sendable, Equatable {
+    public enum Mode: String, Codable, Sendable {
+        /// The value, scaled (the default).
+        case continuous
+        /// 0 or 1 (above half the input range: 1).
+        case toggle
+        /// 1 for exactly one k-cycle on press, then 0 (CsoundUI's momentary button).
+        case momentary
+        /// 1 while held, 0 on release.
+        case push
+        /// Two floats → two channels.
+        case xy
+        /// `/…/<control>/<row>/<col>`: a channel per cell (`channel_<row>_<col>`) or a score event per press.
+        case multitoggle
+        /// Three (or more) floats → `accelerometerX/Y/Z` (or `channels`).
+        case accelerometer
+    }
+
+    public enum Curve: String, Codable, Sendable {
+        case lin, exp, log
+    }
+
+    public struct Event: Codable, Sendable, Equatable {
+        /// Instrument number (or name in `name`).
+        public var instr: Double?
+        public var name: String?
+        public var duration: Double?
+    }
+
+    public struct Control: Codable, Sendable, Equatable {
+        public var channel: String?
+        public var channels: [String]?
+        public var mode: Mode?
+        /// Input range (what the controller sends). Default 0…1.
+        public var range: [Double]?
+        /// Output range (what the channel gets). Default: the input range.
+        public var to: [Double]?
+        public var curve: Curve?
+        /// Sent to the channel when the map loads.
+        public var `default`: Double?
+        /// multitoggle: a score event per press (p4 = row, p5 = column).
+        public var event: Event?
+
+        /// The scaled value for an incoming one.
+        public func scale(_ value: Double) -> Double {
+            let input = range ?? [0, 1]
+            let output = to ?? input
+            guard input.count == 2, output.count == 2, input[1] != input[0] else { return value }
+            let t = min(max((value - input[0]) / (input[1] - input[0]), 0), 1)
+            let (lo, hi) = (output[0], output[1])
+            switch curve ?? .lin {
+            case .lin: return lo + (hi - lo) * t
+            case .exp: return lo * pow(hi / lo, t)
+            case .log: return lo + (hi - lo) * log10(1 + 9 * t)
+            }
+        }
+
+        public var targetChannels: [String] {
+            if let channels { return channels }
+            if let channel { return [channel] }
+            return (mode ?? .continuous) == .accelerometer ? ["accelerometerX", "accelerometerY", "accelerometerZ"] : []
+        }
+    }
+
+    public var controls: [String: Control]
+
+    public struct LoadError: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var message: String
+        public var description: String { "\(path): \(message)" }
+        public init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
+    }
+
+    private struct File: Codable { var controls: [String: Control]? }
+
+    public init(yaml: String, path: String = "<map>") throws {
+        let file: File
+        do { file = try YAMLDecoder().decode(File.self, from: yaml) } catch {
+            throw LoadError(path: path, message: OSCMap.describe(error))
+        }
+        controls = file.controls ?? [:]
+        for (address, c) in controls {
+            guard address.hasPrefix("/") else { throw LoadError(path: path, message: "\(address): an OSC address starts with /") }
+            let mode = c.mode ?? .continuous
+            if mode != .multitoggle || c.event == nil, c.targetChannels.isEmpty {
+                throw LoadError(path: path, message: "\(address): needs channel: (or channels:, or event: for a multitoggle)")
+            }
+            if mode == .xy && c.targetChannels.count != 2 { throw LoadError(path: path, message: "\(address): xy needs channels: [x, y]") }
+            for r in [c.range, c.to].compactMap({ $0 }) where r.count != 2 {
+                throw LoadError(path: path, message: "\(address): a range is [low, high]")
+            }
+            if c.curve == .exp, let o = c.to ?? c.range, o[0] <= 0 || o[1] <= 0 || (o[0] < 0) != (o[1] < 0) {
+                throw LoadError(path: path, message: "\(address): an exp curve needs an output range above 0")
+            }
+        }
+    }
+
+    public init(contentsOf path: String) throws {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw LoadError(path: path, message: "cannot read: \(error.localizedDescription)")
+        }
+        try self.init(yaml: text, path: path)
+    }
+
+    /// Channels the map names that the orchestra does not declare (as input control channels).
+    public func undeclared(in engine: Engine) -> [String] {
+        let declared = Set(engine.channels().filter { $0.kind == .control }.map(\.name))
+        return controls.values.flatMap { c -> [String] in
+            (c.mode ?? .continuous) == .multitoggle ? [] : c.targetChannels
+        }.filter { !declared.contains($0) }.sorted()
+    }
+
+    /// The map entry for an address: exact, or the `/<page>/<control>` of a multitoggle cell.
+    func control(for address: String) -> (Control, cell: (Int, Int)?)? {
+        if let c = controls[address] { return (c, nil) }
+        let parts = address.split(separator: "/")
+        guard parts.count >= 3, let row = Int(parts[parts.count - 2]), let col = Int(parts[parts.count - 1]) else { return nil }
+        let base = "/" + parts.dropLast(2).joined(separator: "/")
+        guard let c = controls[base], c.mode == .multitoggle else { return nil }
+        return (c, (row, col))
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let e = error as? YamlError { return "\(e)".replacingOccurrences(of: "\n", with: " ") }
+        if let e = error as? DecodingError {
+            switch e {
+            case let .typeMismatch(_, ctx), let .valueNotFound(_, ctx), let .keyNotFound(_, ctx), let .dataCorrupted(ctx):
+                let at = ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                return "\(at.isEmpty ? "" : at + ": ")\(ctx.debugDescription)"
+            @unknown default: return "\(e)"
+            }
+        }
+        return "\(error)"
+    }
+}
