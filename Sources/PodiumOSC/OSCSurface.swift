@@ -200,6 +200,9 @@ public final class OSCSurface: @unchecked Sendable {
         case "orc": compile(m, source)
         case "reload": reload(source)
         case "status": status(source)
+        case "record":
+            // Session recording arrives with the sessions layer; say so rather than ignore it.
+            reply(to: source, "/podium/fail", [.string("recording is not available in this version of podium")])
         case "subscribe":
             statsLock.withLock { _ = subscribers.insert(source) }
             reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)

@@ -22,7 +22,7 @@ final class PlayCLITests {
     @Test("with no server it starts one (dummy here), plays the script, and stops the server on exit")
     func embeddedServer() throws {
         let name = "podium-embedded-\(UUID().uuidString.prefix(6))"
-        let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--script", Paths.orchestra("sine.script"), "--no-connect"],
+        let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--script", Paths.orchestra("sine.script"), "--no-connect", "--no-osc"],
                         environment: ["JACK_DEFAULT_SERVER": name])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("started jackd \"\(name)\" with the dummy backend"))
@@ -34,16 +34,31 @@ final class PlayCLITests {
 
     @Test("a ksmps that does not divide the period is refused with the valid ones")
     func badKsmps() throws {
-        let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--ksmps", "100", "--no-connect"])
+        let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--ksmps", "100", "--no-connect", "--no-osc"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("ksmps 100 does not divide the JACK period 256; valid: 1, 2, 4, 8, 16, 32, 64, 128, 256"))
+    }
+
+    @Test("a broken OSC map or a busy port is a clear error before the performance")
+    func oscStartErrors() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let map = dir.appendingPathComponent("bad.oscmap.yaml").path
+        try "controls:\n  /1/fader1: { channel: nosuch }\n".write(toFile: map, atomically: true, encoding: .utf8)
+        let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--no-connect", "--osc-port", "0", "--osc-map", map])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("channels the orchestra does not declare: nosuch"))
+        let blocker = try UDPBlocker()
+        let r2 = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--no-connect", "--osc-port", "\(blocker.port)"])
+        #expect(r2.status == 1)
+        #expect(r2.stderr.contains("cannot listen for OSC on 127.0.0.1:\(blocker.port): Address already in use"))
     }
 
     @Test("SIGTERM stops cleanly: ports unregistered, statistics printed")
     func sigterm() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Paths.podium)
-        p.arguments = ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--name", "podterm", "--no-connect"]
+        p.arguments = ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--name", "podterm", "--no-connect", "--osc-port", "0"]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
@@ -59,4 +74,22 @@ final class PlayCLITests {
         #expect(eventually(2) { jack_port_by_name(probe.client, "podterm:out_1") == nil })
     }
 }
+}
+
+/// Holds a UDP port on loopback (to make podium's bind fail).
+final class UDPBlocker {
+    let fd: Int32
+    let port: UInt16
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        self.fd = fd
+        var a = sockaddr_in()
+        a.sin_family = sa_family_t(AF_INET)
+        a.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        _ = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        port = UInt16(bigEndian: a.sin_port)
+    }
+    deinit { close(fd) }
 }
