@@ -131,7 +131,7 @@ final class OSCTests {
         ask("message /podium/chn/level f:0")  // python is up
         var measured = false
         for _ in 0..<8 where !measured {
-            let xruns = driver.stats.xruns
+            let xruns = driver.stats.xruns, captureXruns = capture.xruns
             capture.start()
             let when = Date().timeIntervalSince1970 + 0.2
             // The frame that moment maps to through JACK's clock, as seen from another client.
@@ -140,7 +140,8 @@ final class OSCTests {
             ask("bundles \(String(format: "%.6f", when)) \(String(format: "%.9f", step)) 3 /podium/event i:2 f:0 f:0.02 f:0.5")
             Thread.sleep(forTimeInterval: max(0.1, when + 0.4 - Date().timeIntervalSince1970))
             capture.stopRecording()
-            guard driver.stats.xruns == xruns else { continue }
+            Thread.sleep(forTimeInterval: 0.1)  // xrun notifications arrive on JACK's own thread
+            guard driver.stats.xruns == xruns, capture.xruns == captureXruns else { continue }
             measured = true
             let onsets = capture.onsets(0)
             #expect(onsets.count == 3)
