@@ -87,6 +87,32 @@ struct CaptureState {
     var xruns: Int = 0
 }
 
+/// The capture client's process callback: copies the input ports into the recording and
+/// notes each callback's frame time. Checked like Podium's own callback.
+// Thread: RT (the capture client's JACK thread)
+@_noLocks @_noAllocation
+func captureProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let arg else { return 0 }
+    let s = arg.assumingMemoryBound(to: CaptureState.self)
+    guard s.pointee.recording else { return 0 }
+    let n = Int(nframes)
+    let now = _unsafePerformance { Int64(jack_last_frame_time(s.pointee.client)) }
+    if s.pointee.written == 0 { s.pointee.firstFrame = now }
+    let take = min(n, s.pointee.capacity - s.pointee.written)
+    if take > 0 && s.pointee.blocks < s.pointee.blockCapacity {
+        s.pointee.blockStart[s.pointee.blocks] = s.pointee.written
+        s.pointee.blockFrame[s.pointee.blocks] = now
+        s.pointee.blocks += 1
+    }
+    for ch in 0..<s.pointee.channels {
+        let src = _unsafePerformance { jack_port_get_buffer(s.pointee.ports[ch], nframes)! }.assumingMemoryBound(to: Float.self)
+        let dst = s.pointee.buffer + ch * s.pointee.capacity + s.pointee.written
+        for i in 0..<take { dst[i] = src[i] }
+    }
+    s.pointee.written += take
+    return 0
+}
+
 /// A JACK client that records what it receives, frame-stamped (a second client in the same process).
 public final class CaptureClient: @unchecked Sendable {
     public let client: OpaquePointer
@@ -112,25 +138,7 @@ public final class CaptureClient: @unchecked Sendable {
         for i in 0..<channels {
             state.pointee.ports[i] = jack_port_register(c, "in_\(i + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
         }
-        jack_set_process_callback(c, { nframes, arg in
-            let s = arg!.assumingMemoryBound(to: CaptureState.self)
-            guard s.pointee.recording else { return 0 }
-            let n = Int(nframes)
-            let now = Int64(jack_last_frame_time(s.pointee.client))
-            if s.pointee.written == 0 { s.pointee.firstFrame = now }
-            let take = min(n, s.pointee.capacity - s.pointee.written)
-            if take > 0 && s.pointee.blocks < s.pointee.blockCapacity {
-                s.pointee.blockStart[s.pointee.blocks] = s.pointee.written
-                s.pointee.blockFrame[s.pointee.blocks] = now
-                s.pointee.blocks += 1
-            }
-            for ch in 0..<s.pointee.channels {
-                let src = jack_port_get_buffer(s.pointee.ports[ch], nframes)!.assumingMemoryBound(to: Float.self)
-                (s.pointee.buffer + ch * s.pointee.capacity + s.pointee.written).update(from: src, count: take)
-            }
-            s.pointee.written += take
-            return 0
-        }, state)
+        jack_set_process_callback(c, captureProcess, state)
         jack_set_xrun_callback(c, { arg in
             arg!.assumingMemoryBound(to: CaptureState.self).pointee.xruns += 1
             return 0

@@ -66,14 +66,6 @@ struct JackAPI {
     func unregisterPort(_ port: OpaquePointer) { _ = jack_port_unregister(client, port) }
     func portName(_ port: OpaquePointer) -> String { String(cString: jack_port_name(port)) }
 
-    func setCallbacks(state: UnsafeMutableRawPointer) throws {
-        var rc = jack_set_process_callback(client, podiumProcess, state)
-        if rc != 0 { throw JackError.call("jack_set_process_callback", detail: "code \(rc)") }
-        rc = jack_set_xrun_callback(client, podiumXrun, state)
-        if rc != 0 { throw JackError.call("jack_set_xrun_callback", detail: "code \(rc)") }
-        jack_on_info_shutdown(client, podiumShutdown, state)
-    }
-
     func activate() throws {
         let rc = jack_activate(client)
         if rc != 0 { throw JackError.call("jack_activate", detail: "code \(rc)") }

@@ -255,6 +255,20 @@ func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, fra
     }
 }
 
+// MARK: registration (NRT), next to the callbacks it registers
+
+extension JackAPI {
+    /// Installs the process, xrun and shutdown callbacks; `state` is the `RTState`.
+    // Thread: NRT (the driver), before jack_activate
+    func setCallbacks(state: UnsafeMutableRawPointer) throws {
+        var rc = jack_set_process_callback(client, podiumProcess, state)
+        if rc != 0 { throw JackError.call("jack_set_process_callback", detail: "code \(rc)") }
+        rc = jack_set_xrun_callback(client, podiumXrun, state)
+        if rc != 0 { throw JackError.call("jack_set_xrun_callback", detail: "code \(rc)") }
+        jack_on_info_shutdown(client, podiumShutdown, state)
+    }
+}
+
 // MARK: other JACK callbacks (they only set flags and counters)
 
 /// JACK's xrun callback.
