@@ -48,6 +48,9 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "Accept orchestra code over OSC from non-loopback senders (Csound's system opcode makes this a remote shell).")
     var allowRemoteCode = false
 
+    @Flag(name: .long, help: "Do not recompile the orchestra file when it is saved.")
+    var noWatch = false
+
     @Option(name: .long, help: "The orchestra's OSC map (YAML; default: ORCHESTRA.oscmap.yaml beside it, when present).")
     var oscMap: String?
 
@@ -129,6 +132,26 @@ struct Play: ParsableCommand {
             }
         }
 
+        var reloader: HotReload?
+        if !noWatch {
+            do {
+                let r = try HotReload(path: orchestra.file, driver: driver)
+                let file = orchestra.file
+                r.onOutcome = { outcome in
+                    switch outcome {
+                    case let .compiled(_, instruments):
+                        Terminal.error("podium: \(file) saved: compiled \(instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", "))")
+                    case let .failed(message):
+                        Terminal.error("podium: \(message)\npodium: (the previous version keeps playing)")
+                    case .unchanged: break
+                    }
+                }
+                try r.watch()
+                reloader = r
+            } catch {
+                Terminal.error("podium: not watching \(orchestra.file): \(error)")
+            }
+        }
         let stop = DispatchSemaphore(value: 0)
         let stopping = Atomic<Bool>(false)
         var textPort: CsoundTextPort?
@@ -176,6 +199,7 @@ struct Play: ParsableCommand {
         }
         osc?.stop()
         textPort?.stop()
+        reloader?.stop()
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
         Terminal.error("podium: stopped. \(stats)")
