@@ -48,6 +48,9 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "Accept orchestra code over OSC from non-loopback senders (Csound's system opcode makes this a remote shell).")
     var allowRemoteCode = false
 
+    @Flag(name: .long, help: "No REPL on the terminal (and do not read commands from piped stdin).")
+    var noRepl = false
+
     @Flag(name: .long, help: "Do not recompile the orchestra file when it is saved.")
     var noWatch = false
 
@@ -171,14 +174,36 @@ struct Play: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        let interactive = !noRepl && script == nil && isatty(STDIN_FILENO) == 1
+        let session = ReplSession(driver: driver, reloader: reloader) { Terminal.output($0) }
+        let repl = interactive ? ReadlineREPL(session: session, historyPath: ReplHistory.path) : nil
+        if let repl {
+            // Console lines go above the prompt, never through the line being typed.
+            let oscSurface = osc
+            driver.onConsole = { line in
+                if line.level >= minimum { repl.post(line.text) }
+                oscSurface?.console(line)
+            }
+        }
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         var sources: [DispatchSourceSignal] = []
         for sig in [SIGINT, SIGTERM] {
             let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            src.setEventHandler { stopping.store(true, ordering: .relaxed); stop.signal() }
+            src.setEventHandler {
+                // Ctrl-C at the REPL clears the line and never stops the music.
+                if sig == SIGINT, let repl { repl.interrupt(); return }
+                stopping.store(true, ordering: .relaxed)
+                stop.signal()
+            }
             src.resume()
             sources.append(src)
+        }
+        if !interactive && !noRepl && script == nil && isatty(STDIN_FILENO) == 0 {
+            // Piped stdin: the same commands as the REPL, with optional @SECONDS prefixes.
+            Thread.detachNewThread {
+                if PipedInput.run(session: session, shouldStop: { stopping.load(ordering: .relaxed) }) { stop.signal() }
+            }
         }
         if let parsedScript {
             let player = ScriptPlayer(script: parsedScript, driver: driver)
@@ -192,7 +217,13 @@ struct Play: ParsableCommand {
                 }
             }
         }
-        if let duration {
+        if let repl {
+            let deadline = duration.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+            repl.run(shouldStop: {
+                stopping.load(ordering: .relaxed) || stop.wait(timeout: .now()) == .success
+                    || deadline.map { ContinuousClock.now >= $0 } ?? false
+            })
+        } else if let duration {
             _ = stop.wait(timeout: .now() + duration)
         } else {
             stop.wait()

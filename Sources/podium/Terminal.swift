@@ -6,6 +6,18 @@ enum Terminal {
     static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+    /// REPL replies (stdout).
+    static func output(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+}
+
+/// Where the REPL keeps its history across runs.
+enum ReplHistory {
+    static var path: String {
+        (ProcessInfo.processInfo.environment["PODIUM_HISTORY"]
+            ?? (ProcessInfo.processInfo.environment["HOME"] ?? ".") + "/.podium_history")
+    }
 }
 
 /// A progress bar on a terminal; plain lines (at most one a second) otherwise.

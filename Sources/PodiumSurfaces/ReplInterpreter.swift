@@ -1,0 +1,68 @@
+/// Turns what a performer types into actions, without ceremony:
+///   - `:command args` — REPL commands;
+///   - score statements (`i1 0 2 440`, `i "bass" 0 1 .5`, `f`, `e` …) — score;
+///   - `instr` / `opcode` opens a block that runs to `endin` / `endop`, then compiles;
+///   - any other line is global orchestra code (`gkTempo init 120`) and compiles at once.
+/// An optional `@SECONDS` prefix times a line (scripted performances).
+public struct ReplInterpreter: Sendable {
+    public enum Action: Sendable, Equatable {
+        case score(ScoreLine)
+        case code(String, firstLine: Int)
+        case command(String, [String])
+        /// Inside an instr/opcode block: more lines needed.
+        case incomplete
+        case nothing
+    }
+
+    private var block: [String] = []
+    private var blockStart = 0
+    private var lineNumber = 0
+
+    public init() {}
+
+    public var inBlock: Bool { !block.isEmpty }
+
+    /// Feeds one line.
+    public mutating func feed(_ raw: String) -> Action {
+        lineNumber += 1
+        let line = raw.trimmingCharacters()
+        let firstWord = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+        if !block.isEmpty {
+            block.append(raw)
+            if firstWord == "endin" || firstWord == "endop" {
+                let code = block.joined(separator: "\n") + "\n"
+                block = []
+                return .code(code, firstLine: blockStart)
+            }
+            return .incomplete
+        }
+        if line.isEmpty || line.hasPrefix(";") || line.hasPrefix("//") { return .nothing }
+        if line.hasPrefix(":") {
+            let words = line.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            return .command(words.first ?? "", Array(words.dropFirst()))
+        }
+        if firstWord == "instr" || firstWord == "opcode" {
+            block = [raw]
+            blockStart = lineNumber
+            return .incomplete
+        }
+        if ReplInterpreter.isScoreStatement(line), let score = ScoreLine.parse(line) { return .score(score) }
+        return .code(raw + "\n", firstLine: lineNumber)
+    }
+
+    /// A score statement is one letter, then a number, a quote, a sign or white space
+    /// (`i1`, `i "x"`, `f 1`, `e`), which no orchestra identifier looks like.
+    static func isScoreStatement(_ line: String) -> Bool {
+        let chars = Array(line)
+        guard let first = chars.first, "ifeastbvqmnrxy".contains(first) else { return false }
+        guard chars.count > 1 else { return true }
+        let second = chars[1]
+        return second == " " || second == "\t" || second == "\"" || second == "-" || second == "." || second.isNumber
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        String(Substring(self).trimmingWhitespace())
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import PodiumEngine
+import PodiumRealtime
+
+/// Carries out what the performer typed (REPL, piped stdin, `--script`), on one thread
+/// (the REPL's), through one command producer. Output goes to `print`.
+public final class ReplSession: @unchecked Sendable {
+    let driver: JackDriver
+    let producer: CommandProducer
+    var interpreter = ReplInterpreter()
+    let print: @Sendable (String) -> Void
+    /// The orchestra file `:reload` recompiles (nil: none).
+    let reloader: HotReload?
+    /// Set by `:quit`.
+    public private(set) var quitRequested = false
+
+    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":quit"]
+
+    public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
+        self.driver = driver
+        producer = driver.makeProducer()
+        self.reloader = reloader
+        self.print = print
+    }
+
+    public var inBlock: Bool { interpreter.inBlock }
+
+    /// Drops a half-typed instr block (Ctrl-C).
+    public func cancelBlock() { interpreter = ReplInterpreter() }
+
+    /// The prompt: the performance's time, and whether a block is open.
+    public var prompt: String {
+        let s = driver.stats
+        let e = driver.engine
+        let seconds = Double(s.cycles) * Double(e.ksmps) / e.sampleRate
+        return interpreter.inBlock ? "      … " : String(format: "podium %.1fs ▸ ", seconds)
+    }
+
+    /// One line of input.
+    public func handle(_ line: String) {
+        switch interpreter.feed(line) {
+        case .nothing, .incomplete: return
+        case let .score(score): play(score)
+        case let .code(code, _): compile(code)
+        case let .command(name, args): command(name, args)
+        }
+    }
+
+    func play(_ score: ScoreLine) {
+        switch score {
+        case let .event(instrument, fields):
+            let p1: Double?
+            switch instrument {
+            case let .number(n): p1 = driver.engine.instruments.defines(number: n) ? n : nil
+            case let .name(name): p1 = driver.instrumentNumber(named: name)
+            }
+            guard let p1 else { return print("unknown instrument \(instrument)") }
+            if producer.event([p1] + fields) == nil { print("command ring full: event not played") }
+        case let .text(text):
+            _ = driver.readScore(text)
+        }
+    }
+
+    func compile(_ code: String) {
+        do {
+            // Line numbers in errors count from the first line of what was just typed.
+            _ = try driver.compile(code, source: "<repl>")
+            let t = InstrumentTable.declared(in: code)
+            let names = t.numbers.sorted().map(String.init) + t.names
+            print(names.isEmpty ? "ok" : "compiled instr \(names.joined(separator: ", "))")
+        } catch {
+            print("\(error)")
+        }
+    }
+
+    func command(_ name: String, _ args: [String]) {
+        switch name {
+        case "help":
+            print("""
+            score lines (i1 0 2 440), instr … endin blocks, global code lines, and:
+              :load FILE      compile an orchestra file      :reload        recompile the watched file
+              :set CHAN VAL   set a channel                  :get CHAN      read a channel
+              :channels       channels and values            :instruments   defined instruments
+              :status         engine and audio statistics    :quit          stop (or Ctrl-D)
+            """)
+        case "load":
+            guard let path = args.first else { return print("usage: :load FILE") }
+            do {
+                let text = path.hasSuffix(".csd") ? CSDSections(try String(contentsOfFile: path, encoding: .utf8)).orchestra
+                                                  : try String(contentsOfFile: path, encoding: .utf8)
+                _ = try driver.compile(text, source: path)
+                print("compiled \(path)")
+            } catch { print("\(error)") }
+        case "reload":
+            guard let reloader else { return print("nothing to reload (no orchestra file)") }
+            switch reloader.reload() {
+            case .unchanged: print("unchanged")
+            case let .compiled(_, instruments): print("compiled instr \(instruments.joined(separator: ", "))")
+            case let .failed(message): print(message)
+            }
+        case "set":
+            guard args.count == 2 else { return print("usage: :set CHANNEL VALUE") }
+            if let v = Double(args[1]) {
+                do { try producer.set(args[0], v) } catch { print("\(error)") }
+            } else {
+                do { try driver.engine.setString(args[0], args[1]) } catch { print("\(error)") }
+            }
+        case "get":
+            guard let name = args.first else { return print("usage: :get CHANNEL") }
+            if let v = try? driver.engine.control(name) { print("\(name) = \(InstrumentTable.format(v))") }
+            else if let s = try? driver.engine.string(name) { print("\(name) = \"\(s)\"") }
+            else { print("unknown channel \"\(name)\"") }
+        case "channels":
+            let e = driver.engine
+            for c in e.channels().sorted(by: { $0.name < $1.name }) where !c.name.hasPrefix("podium.") {
+                let value = c.kind == .string ? "\"\((try? e.string(c.name)) ?? "")\"" : (try? e.control(c.name)).map(InstrumentTable.format) ?? "?"
+                print("\(c.name) = \(value)\(c.isInput ? " (in)" : "")\(c.isOutput ? " (out)" : "")")
+            }
+        case "instruments":
+            let t = driver.engine.instruments
+            print("instr " + (t.numbers.sorted().map(String.init) + t.names.map { "\"\($0)\"" }).joined(separator: ", "))
+        case "status":
+            let e = driver.engine
+            print("\(driver.description)\n\(driver.stats)")
+            _ = e
+        case "quit", "q":
+            quitRequested = true
+        default:
+            print("unknown command :\(name) (:help lists them)")
+        }
+    }
+
+    /// Names to complete on a line: channels after `:set`/`:get`, instrument names in score
+    /// lines, otherwise commands, channels, instruments and opcodes.
+    public func completions(forLine line: String) -> [String] {
+        let e = driver.engine
+        let channels = e.channels().map(\.name).filter { !$0.hasPrefix("podium.") }
+        if line.hasPrefix(":set ") || line.hasPrefix(":get ") { return channels }
+        if line.hasPrefix(":") { return ReplSession.commands }
+        if ReplInterpreter.isScoreStatement(line) { return e.instruments.names.map { "\"\($0)\"" } }
+        return ReplSession.commands + channels + e.instruments.names + e.opcodeNames()
+    }
+}
