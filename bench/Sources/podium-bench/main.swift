@@ -5,6 +5,7 @@ import PodiumEngine
 import PodiumOSC
 import PodiumProbe
 import PodiumRealtime
+import PodiumSurfaces
 
 /// An orchestra whose instrument 2 is a step of p4 (its onset is unambiguous; linseg honours
 /// the sample-accurate start inside a k-cycle, where `a(p4)` would ramp over the first cycle).
@@ -189,6 +190,51 @@ func oscTable(period: Int, events: Int) throws {
                  nextCallback, latencies.count, rates.joined(separator: "; "), stats.xruns, stats.p99 * 100, stats.maxCallbackMicroseconds))
 }
 
+/// Hot reload: a watched file is saved; how long until Csound has compiled it (inotify's quiet
+/// time + parsing), and how many periods from there until the audio thread merged it.
+func reloadTable(period: Int, saves: Int) throws {
+    let server = try TestJackServer(period: period, tag: "bench-reload")
+    defer { server.stop() }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-reload-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("live.orc").path
+    func orchestra(_ level: Int) -> String { "nchnls = 1\n0dbfs = 1\ninstr 1\n out a(0.\(level))\nendin\n" }
+    try orchestra(1).write(toFile: file, atomically: true, encoding: .utf8)
+    let driver = JackDriver(source: .orchestra(path: file, score: nil), jack: JackOptions(serverName: server.name, connect: false))
+    let merged = AppliedFrames()
+    driver.onApplied = { if $0.kind == .compileMerged { merged.add($0.id, $0.frame) } }
+    try driver.start()
+    defer { driver.stop() }
+    let reload = try HotReload(path: file, driver: driver)
+    let compiled = CompileTimes()
+    reload.onOutcome = { outcome in
+        if case let .compiled(marker, _) = outcome { compiled.add(marker, driver.frameTime, ContinuousClock.now) }
+    }
+    try reload.watch()
+    defer { reload.stop() }
+    var toCompiled: [Double] = [], toMerged: [Double] = []
+    for i in 0..<saves {
+        let saved = ContinuousClock.now
+        try orchestra(2 + i % 8).write(toFile: file, atomically: false, encoding: .utf8)
+        guard eventually(2, { compiled.last != nil }), let (marker, frame, when) = compiled.take() else { continue }
+        guard eventually(1, { merged.frame(of: marker) != nil }), let m = merged.frame(of: marker) else { continue }
+        toCompiled.append(Double((when - saved).components.attoseconds) * 1e-15)
+        toMerged.append(Double(m - frame) / Double(period))
+        Thread.sleep(forTimeInterval: 0.1)
+    }
+    print(String(format: "| %d | %d | %.1f | %.1f | %.2f | %.2f |", period, toMerged.count, percentile(toCompiled, 0.5), toCompiled.max() ?? .nan,
+                 percentile(toMerged, 0.5), toMerged.max() ?? .nan))
+}
+
+final class CompileTimes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var item: (UInt64, Int64, ContinuousClock.Instant)?
+    func add(_ m: UInt64, _ f: Int64, _ t: ContinuousClock.Instant) { lock.withLock { item = (m, f, t) } }
+    var last: UInt64? { lock.withLock { item?.0 } }
+    func take() -> (UInt64, Int64, ContinuousClock.Instant)? { lock.withLock { defer { item = nil }; return item } }
+}
+
 let args = Array(CommandLine.arguments.dropFirst())
 let section = args.first ?? "latency"
 @MainActor func option(_ name: String) -> String? {
@@ -201,6 +247,12 @@ JackDriver.routeJackMessages(verbose: false)
 let realtimeServer = args.contains("--rt-server")
 do {
     switch section {
+    case "reload":
+        print("### Hot reload: file saved → compiled (ms, includes inotify's 50 ms quiet time) → merged by the audio thread (periods after compiling)\n")
+        print("| period | saves | save→compiled median ms | max ms | compiled→merged median periods | max periods |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for p in (option("--periods") ?? "256").split(separator: ",").compactMap({ Int($0) }) { try reloadTable(period: p, saves: Int(option("--saves") ?? "20") ?? 20) }
+        print("")
     case "osc":
         let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
         let events = Int(option("--events") ?? "100") ?? 100
@@ -213,7 +265,7 @@ do {
         let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
         try latencyTable(periods: periods, events: Int(option("--events") ?? "200") ?? 200)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload)\n".utf8))
         exit(64)
     }
 } catch {
