@@ -94,10 +94,8 @@ public final class CsoundTextPort: @unchecked Sendable {
             var rest: [String] = []
             for line in text.dropFirst().split(whereSeparator: \.isNewline) {
                 switch ScoreLine.parse(String(line)) {
-                case let .event(.number(n), fields)?:
-                    if driver.engine.instruments.defines(number: n) { producer.event([n] + fields) } else { error("unknown instrument \(InstrumentTable.format(n))") }
-                case let .event(.name(name), fields)?:
-                    if let n = driver.instrumentNumber(named: name) { producer.event([n] + fields) } else { error("unknown instrument \"\(name)\"") }
+                case let .event(instrument, fields)?:
+                    if let p1 = driver.p1(for: instrument) { producer.event([p1] + fields) } else { error("unknown instrument \(instrument.text)") }
                 case let .text(t)?: rest.append(t)
                 case nil: continue
                 }

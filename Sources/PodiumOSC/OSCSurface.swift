@@ -276,12 +276,7 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     private func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        let p1: Double?
-        switch instrument {
-        case let .number(n): p1 = driver.engine.instruments.defines(number: n) ? n : nil
-        case let .name(name): p1 = driver.instrumentNumber(named: name)
-        }
-        guard let p1 else {
+        guard let p1 = driver.p1(for: instrument) else {
             count { $0.unknownTargets += 1 }
             return reply(to: source, "/podium/error", [.string("unknown instrument \(instrument.text)")])
         }
@@ -442,15 +437,6 @@ public final class OSCSurface: @unchecked Sendable {
         let suppressed = lastNotice[kind]?.1 ?? 0
         lastNotice[kind] = (now, 0)
         onNotice?(suppressed > 0 ? "\(text) (and \(suppressed) more like it)" : text)
-    }
-}
-
-extension ScoreLine.Instrument {
-    var text: String {
-        switch self {
-        case let .number(n): return InstrumentTable.format(n)
-        case let .name(s): return "\"\(s)\""
-        }
     }
 }
 

@@ -49,12 +49,7 @@ public final class ReplSession: @unchecked Sendable {
     func play(_ score: ScoreLine) {
         switch score {
         case let .event(instrument, fields):
-            let p1: Double?
-            switch instrument {
-            case let .number(n): p1 = driver.engine.instruments.defines(number: n) ? n : nil
-            case let .name(name): p1 = driver.instrumentNumber(named: name)
-            }
-            guard let p1 else { return print("unknown instrument \(instrument)") }
+            guard let p1 = driver.p1(for: instrument) else { return print("unknown instrument \(instrument.text)") }
             if producer.event([p1] + fields) == nil { print("command ring full: event not played") }
         case let .text(text):
             _ = driver.readScore(text)

@@ -1,3 +1,6 @@
+import PodiumEngine
+import PodiumRealtime
+
 /// A line of score a performer typed or a script holds, as the host understands it.
 public enum ScoreLine: Equatable, Sendable {
     /// `i` with plain numbers: becomes a real-time `Command` (applied on an exact k-cycle).
@@ -38,6 +41,27 @@ public enum ScoreLine: Equatable, Sendable {
         }
         guard fields.count >= 2, fields.count + 1 <= 16 else { return .text(String(trimmed)) }
         return .event(instrument: instrument, fields: fields)
+    }
+}
+
+extension ScoreLine.Instrument {
+    /// How the performer wrote it: `7`, `"bass"`.
+    public var text: String {
+        switch self {
+        case let .number(n): return InstrumentTable.format(n)
+        case let .name(s): return "\"\(s)\""
+        }
+    }
+}
+
+extension JackDriver {
+    /// The p1 for an instrument a surface named: a number the orchestra defines, or the number
+    /// Csound gave a named one. nil: unknown (every surface reports it to its sender).
+    public func p1(for instrument: ScoreLine.Instrument) -> Double? {
+        switch instrument {
+        case let .number(n): return engine.instruments.defines(number: n) ? n : nil
+        case let .name(name): return instrumentNumber(named: name)
+        }
     }
 }
 

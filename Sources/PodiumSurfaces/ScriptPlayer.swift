@@ -37,14 +37,7 @@ public final class ScriptPlayer: @unchecked Sendable {
             case let .set(channel, value):
                 do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
             case let .score(.event(instrument, fields)):
-                let p1: Double?
-                switch instrument {
-                case let .number(n):
-                    p1 = driver.engine.instruments.defines(number: n) ? n : nil
-                case let .name(name):
-                    p1 = driver.instrumentNumber(named: name)
-                }
-                guard let p1 else { onProblem?("line \(step.line): unknown instrument \(instrument)"); continue }
+                guard let p1 = driver.p1(for: instrument) else { onProblem?("line \(step.line): unknown instrument \(instrument.text)"); continue }
                 if producer.event([p1] + fields, frame: frame) == nil { onProblem?("line \(step.line): command ring full") }
             case let .score(.text(text)):
                 _ = driver.readScore(text)
