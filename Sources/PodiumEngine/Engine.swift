@@ -143,14 +143,14 @@ public final class Engine: @unchecked Sendable {
     /// come back at once, nothing changes), merged by the audio thread at its next k-cycle.
     /// Returns the marker value the audio thread writes to `podium.merged` when it merges.
     // Thread: NRT (one producer)
-    public func compileOrchestraAsync(_ text: String, source: String) throws -> Double {
+    public func compileOrchestraAsync(_ text: String, source: String, register keep: Bool = true) throws -> Double {
         nextMarker += 1
         let marker = nextMarker
         let named = InstrumentTable.declared(in: text).names
         var code = text + "\n" + Engine.exports(named)
         code += "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
         try checked(source: source) { api.compileOrcAsync(code) }
-        register(text)
+        if keep { register(text) }
         return marker
     }
 

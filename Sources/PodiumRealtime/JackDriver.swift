@@ -204,12 +204,34 @@ public final class JackDriver: @unchecked Sendable {
 
     /// Hot reload: parsed and checked on this thread (errors at once, nothing changes),
     /// merged by the audio thread at its next k-cycle. Returns the merge marker (see `Applied.compileMerged`).
+    /// Returns once the audio thread has merged it (or after a second without a callback, e.g.
+    /// while the server is away), so that events posted afterwards find the new instruments:
+    /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
     public func compile(_ text: String, source: String) throws -> UInt64 {
-        try lock.withLock {
+        let marker = try lock.withLock {
             let marker = try _engine!.compileOrchestraAsync(text, source: source)
             liveOrchestras.append(text)
-            return UInt64(marker)
+            return marker
         }
+        waitForMerge(marker)
+        return UInt64(marker)
+    }
+
+    private func waitForMerge(_ marker: Double, timeout: Double = 1) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let v = try? engine.control("podium.merged"), v >= marker { return }
+            Thread.sleep(forTimeInterval: 0.0005)
+        }
+    }
+
+    /// Runs global code on the audio thread (an async compile that is not part of the
+    /// orchestra: not recompiled on rebuilds) and waits until it has merged, up to `timeout`.
+    /// For questions only the audio thread can answer (`active`, table values…).
+    public func evaluate(_ code: String, timeout: Double = 1) throws -> Bool {
+        let marker = try lock.withLock { try _engine!.compileOrchestraAsync(code, source: "podium", register: false) }
+        waitForMerge(marker, timeout: timeout)
+        return ((try? engine.control("podium.merged")) ?? 0) >= marker
     }
 
     /// Score text read by the audio thread at its next k-cycle. Returns its marker (`Applied.scoreRead`).

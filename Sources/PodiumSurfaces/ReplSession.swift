@@ -112,8 +112,19 @@ public final class ReplSession: @unchecked Sendable {
                 print("\(c.name) = \(value)\(c.isInput ? " (in)" : "")\(c.isOutput ? " (out)" : "")")
             }
         case "instruments":
+            // How many notes each plays, asked of the audio thread (Csound's `active`).
             let t = driver.engine.instruments
-            print("instr " + (t.numbers.sorted().map(String.init) + t.names.map { "\"\($0)\"" }).joined(separator: ", "))
+            let numbers = t.numbers.sorted()
+            var code = ""
+            for n in numbers { code += "chnset active(\(n)), \"podium.active.\(n)\"\n" }
+            for name in t.names { code += "chnset active(nstrnum(\"\(name)\")), \"podium.active.\(name)\"\n" }
+            let answered = (try? driver.evaluate(code)) ?? false
+            func count(_ key: String) -> String {
+                guard answered, let v = try? driver.engine.control("podium.active.\(key)") else { return "" }
+                return " (\(InstrumentTable.format(v)) active)"
+            }
+            let rows = numbers.map { "instr \($0)\(count(String($0)))" } + t.names.map { "instr \"\($0)\"\(count($0))" }
+            print(rows.isEmpty ? "no instruments" : rows.joined(separator: "\n"))
         case "status":
             let e = driver.engine
             print("\(driver.description)\n\(driver.stats)")

@@ -57,12 +57,12 @@ final class ReplTests {
          a1 oscili 0.2, 330
          outs a1, a1
         endin
-        i5 0 0.2
+        i5 0 30
         instr 6
          a1 nosuch 3
         endin
         :get freq
-        :instruments
+        @0.3 :instruments
         @0.5 :quit
         """.write(toFile: input, atomically: true, encoding: .utf8)
         let r = try run("/bin/sh", ["-c", "'\(Paths.podium)' play '\(file)' --server \(server.name) --no-connect --osc-port 0 --no-watch < '\(input)'"])
@@ -70,7 +70,7 @@ final class ReplTests {
         #expect(r.stdout.contains("compiled instr 5"))
         #expect(r.stdout.contains("<repl>:2: "), "\(r.stdout)")
         #expect(r.stdout.contains("freq = 440"))
-        #expect(r.stdout.contains("instr 2, 5"))
+        #expect(r.stdout.contains("instr 2 (0 active)\ninstr 5 (1 active)"), "\(r.stdout)")
     }
 
     @Test("in a real terminal: a typed instrument plays, a broken one keeps the sound going, completion, output above the prompt, Ctrl-C")
