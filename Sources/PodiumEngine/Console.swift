@@ -107,19 +107,9 @@ public final class Console: @unchecked Sendable {
     /// The raw pointer Csound gets as host data.
     var hostData: UnsafeMutableRawPointer { UnsafeMutableRawPointer(shared) }
 
-    /// Declares the calling thread the real-time one (its messages go through the ring).
-    // Thread: RT (first callback) or the driver before performing
-    @_noLocks @_noAllocation
-    public func becomeRealtimeThread() {
-        let me = _unsafePerformance { UInt(pthread_self()) }
-        shared.pointee.rtThread.store(me, ordering: .releasing)
-    }
-
     /// The pthread_t of the thread that last performed in real time (0: none yet).
     public var realtimeThread: UInt { shared.pointee.rtThread.load(ordering: .acquiring) }
 
-    // Thread: NRT
-    public func clearRealtimeThread() { shared.pointee.rtThread.store(0, ordering: .releasing) }
 
     /// Messages the audio thread dropped because the ring was full.
     public var droppedMessages: Int { shared.pointee.rtDropped.load(ordering: .relaxed) }

@@ -62,7 +62,7 @@ public final class CsoundTextPort: @unchecked Sendable {
         while running.load(ordering: .acquiring) {
             guard let (n, source) = socket.receive(into: buffer, timeout: 50) else { continue }
             statsLock.withLock { _counts.packets += 1 }
-            guard source.isLoopback || options.allow.contains(where: { $0.contains(source.address) }) else {
+            guard options.allows(source) else {
                 statsLock.withLock { _counts.refused += 1 }
                 continue
             }
@@ -130,7 +130,7 @@ public final class CsoundTextPort: @unchecked Sendable {
     }
 
     private func compile(_ code: String, _ source: Endpoint) {
-        guard source.isLoopback || options.allowRemoteCode else {
+        guard options.acceptsCode(from: source) else {
             statsLock.withLock { _counts.refused += 1 }
             onNotice?("orchestra code from \(source.host) refused on the csound port: loopback only (--allow-remote-code)")
             return

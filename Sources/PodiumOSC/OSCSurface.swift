@@ -15,6 +15,16 @@ public struct OSCOptions: Sendable {
     /// Orchestra code from a non-loopback sender (Csound's `system` opcode makes it a remote shell).
     public var allowRemoteCode = false
 
+    /// Datagrams are taken from loopback and the allowed ranges only.
+    public func allows(_ source: Endpoint) -> Bool {
+        source.isLoopback || allow.contains { $0.contains(source.address) }
+    }
+
+    /// Orchestra code is taken from loopback only, unless remote code is allowed.
+    public func acceptsCode(from source: Endpoint) -> Bool {
+        source.isLoopback || allowRemoteCode
+    }
+
     public init(port: UInt16 = OSCOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], allowRemoteCode: Bool = false) {
         self.port = port
         self.bind = bind
@@ -115,10 +125,6 @@ public final class OSCSurface: @unchecked Sendable {
     private func count(_ body: (inout OSCStats) -> Void) { body(&local) }
     private func publish() { statsLock.withLock { _stats = local } }
 
-    private func allowed(_ source: Endpoint) -> Bool {
-        source.isLoopback || options.allow.contains { $0.contains(source.address) }
-    }
-
     // Thread: NRT (OSC)
     private func loop() {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 8)
@@ -130,7 +136,7 @@ public final class OSCSurface: @unchecked Sendable {
             guard let (n, source) = socket.receive(into: buffer, timeout: 10) else { publish(); continue }
             if local.datagrams & 1023 == 0 { publish() }
             count { $0.datagrams += 1 }
-            guard allowed(source) else {
+            guard options.allows(source) else {
                 count { $0.refusedSources += 1 }
                 notice("source", "OSC from \(source.host) refused (not loopback, not in --osc-allow)")
                 continue
@@ -338,7 +344,7 @@ public final class OSCSurface: @unchecked Sendable {
     /// `/podium/orc ,s`, `/csound/compile ,s`: loopback only unless --allow-remote-code.
     private func compile(_ m: OSCMessage, _ source: Endpoint) {
         guard let text = m.arguments.first?.string else { return bad(m, source, "expected orchestra code as a string") }
-        guard source.isLoopback || options.allowRemoteCode else {
+        guard options.acceptsCode(from: source) else {
             count { $0.refusedCode += 1 }
             notice("code", "orchestra code from \(source.host) refused: accepted from loopback only (--allow-remote-code)")
             return reply(to: source, "/podium/fail", [.string("orchestra code is accepted from loopback only (start podium with --allow-remote-code)")])
@@ -423,8 +429,7 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     func reply(to endpoint: Endpoint, _ address: String, _ arguments: [OSCValue]) {
-        let bytes = LoParser.serialize(address, arguments)
-        bytes.withUnsafeBytes { socket.send($0, to: endpoint) }
+        send(address, arguments, to: [endpoint])
     }
 
     /// At most one console line per kind per second; the rest are counted into the next one.

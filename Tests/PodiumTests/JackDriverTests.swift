@@ -352,7 +352,6 @@ final class PostResult: @unchecked Sendable {
 /// One producer per test thread that posts (the ring is single-producer).
 enum PostBox {
     nonisolated(unsafe) static var producers: [ObjectIdentifier: CommandProducer] = [:]
-    nonisolated(unsafe) static var posted: Int64?
     static let lock = NSLock()
     static func producer(for driver: JackDriver) -> CommandProducer {
         lock.withLock {
@@ -362,6 +361,4 @@ enum PostBox {
             return p
         }
     }
-    static func record(_ frame: Int64) { lock.withLock { posted = frame } }
-    static func take() -> Int64? { lock.withLock { defer { posted = nil }; return posted } }
 }

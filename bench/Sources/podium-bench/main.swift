@@ -209,7 +209,7 @@ func reloadTable(period: Int, saves: Int) throws {
     let reload = try HotReload(path: file, driver: driver)
     let compiled = CompileTimes()
     reload.onOutcome = { outcome in
-        if case let .compiled(marker, _) = outcome { compiled.add(marker, 0, ContinuousClock.now) }
+        if case let .compiled(marker, _) = outcome { compiled.add(marker, ContinuousClock.now) }
     }
     try reload.watch()
     defer { reload.stop() }
@@ -218,7 +218,7 @@ func reloadTable(period: Int, saves: Int) throws {
         let saved = ContinuousClock.now
         let savedFrame = driver.frameTime
         try orchestra(2 + i % 8).write(toFile: file, atomically: false, encoding: .utf8)
-        guard eventually(2, { compiled.last != nil }), let (marker, _, when) = compiled.take() else { continue }
+        guard eventually(2, { compiled.last != nil }), let (marker, when) = compiled.take() else { continue }
         guard eventually(1, { merged.frame(of: marker) != nil }), let m = merged.frame(of: marker) else { continue }
         toCompiled.append(Double((when - saved).components.attoseconds) * 1e-15)
         toMerged.append(Double(m - savedFrame) / 48.0)  // save → merged, in ms at 48 kHz
@@ -230,10 +230,10 @@ func reloadTable(period: Int, saves: Int) throws {
 
 final class CompileTimes: @unchecked Sendable {
     private let lock = NSLock()
-    private var item: (UInt64, Int64, ContinuousClock.Instant)?
-    func add(_ m: UInt64, _ f: Int64, _ t: ContinuousClock.Instant) { lock.withLock { item = (m, f, t) } }
+    private var item: (UInt64, ContinuousClock.Instant)?
+    func add(_ m: UInt64, _ t: ContinuousClock.Instant) { lock.withLock { item = (m, t) } }
     var last: UInt64? { lock.withLock { item?.0 } }
-    func take() -> (UInt64, Int64, ContinuousClock.Instant)? { lock.withLock { defer { item = nil }; return item } }
+    func take() -> (UInt64, ContinuousClock.Instant)? { lock.withLock { defer { item = nil }; return item } }
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
