@@ -123,7 +123,7 @@ final class OSCTests {
         client.standardInput = toClient
         client.standardOutput = fromClient
         try client.run()
-        defer { try? toClient.fileHandleForWriting.close(); client.waitUntilExit() }
+        defer { try? toClient.fileHandleForWriting.close(); waitForExit(client) }
         func ask(_ line: String) {
             toClient.fileHandleForWriting.write(Data((line + "\n").utf8))
             _ = fromClient.fileHandleForReading.availableData  // "ok"
@@ -254,7 +254,7 @@ final class OSCTests {
         _ = try python(["\(osc.port)", "message", "/1/fader1", "f:0.75"])
         _ = try python(["\(osc.port)", "message", "/podium/orc", "s:instr 11\n prints \"hello from instr 11\\n\"\nendin\n"])
         _ = try python(["\(osc.port)", "message", "/podium/event", "i:11", "f:0", "f:0.01"])
-        listener.waitUntilExit()
+        waitForExit(listener)
         let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.contains("/podium/started") })
         let meters = lines.filter { $0.contains("/podium/chn/meter") }

@@ -67,7 +67,7 @@ final class PlayCLITests {
         #expect(eventually(5) { jack_port_by_name(probe.client, "podterm:out_1") != nil })
         Thread.sleep(forTimeInterval: 0.3)
         p.terminate()
-        p.waitUntilExit()
+        waitForExit(p)
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(p.terminationStatus == 0)
         #expect(text.contains("podium: stopped. callbacks"))

@@ -75,15 +75,14 @@ final class ReplTests {
 
     @Test("in a real terminal: a typed instrument plays, a broken one keeps the sound going, completion, output above the prompt, Ctrl-C")
     func terminal() throws {
-        let tmux = try #require(which("tmux"), "tmux (apt: tmux)")
+        let tmux = try Tmux()
         let (dir, file) = try orchestraFile()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let session = "podium-repl-\(getpid())"
         let command = "PODIUM_HISTORY='\(dir.path)/history' '\(Paths.podium)' play '\(file)' --server \(server.name) --name podrepl --no-connect --osc-port 0 --no-watch"
-        _ = try run(tmux, ["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command])
-        defer { _ = try? run(tmux, ["kill-session", "-t", session]) }
-        func keys(_ k: String...) throws { _ = try run(tmux, ["send-keys", "-t", session] + k); Thread.sleep(forTimeInterval: 0.3) }
-        func screen() throws -> String { try run(tmux, ["capture-pane", "-t", session, "-p"]).stdout }
+        try tmux.start(command)
+        defer { tmux.kill() }
+        func keys(_ k: String...) throws { try tmux.keys(k) }
+        func screen() throws -> String { try tmux.screen() }
         #expect(eventually(5) { ((try? screen()) ?? "").contains("podium ") && ((try? screen()) ?? "").contains("▸") })
         let capture = try CaptureClient(server: server.name, channels: 1, seconds: 6)
         #expect(eventually(3) { (try? capture.connect(from: "podrepl:out_1", channel: 0)) != nil })

@@ -37,8 +37,12 @@ struct ProcessResult {
     var stderr: String
 }
 
-/// Runs a program with arguments; output captured, stdin closed.
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+/// Runs a program with arguments; output captured, stdin closed. A program still running after
+/// `timeout` seconds is killed and the test records it: a hung child fails one test instead of
+/// stalling the whole run. Output is collected until the program exits (plus a short grace for
+/// the pipes), so a daemon that inherits them — tmux's server does — cannot block the caller.
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+         timeout: TimeInterval = 120) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -47,23 +51,100 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
-    // Read both pipes while the process runs, so a chatty child never blocks.
-    let outBox = DataBox()
-    let reader = Thread { outBox.data = out.fileHandleForReading.readDataToEndOfFile(); outBox.done.signal() }
-    reader.start()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    outBox.done.wait()
-    let outData = outBox.data
-    process.waitUntilExit()
+    let outBox = PipeReader(out.fileHandleForReading), errBox = PipeReader(err.fileHandleForReading)
+    if exited.wait(timeout: .now() + timeout) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        Issue.record("\(executable) \(arguments.joined(separator: " ")) still running after \(timeout) s: killed")
+        // Foundation learns of the exit through a descriptor the child holds; a grandchild
+        // that inherited it hides the exit. Give up on the status rather than hang.
+        if exited.wait(timeout: .now() + 2) == .timedOut {
+            return ProcessResult(status: -1, stdout: String(decoding: outBox.snapshot, as: UTF8.self),
+                                 stderr: String(decoding: errBox.snapshot, as: UTF8.self))
+        }
+    }
+    let deadline = DispatchTime.now() + 2
+    _ = outBox.done.wait(timeout: deadline)
+    _ = errBox.done.wait(timeout: deadline)
     return ProcessResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+                         stdout: String(decoding: outBox.snapshot, as: UTF8.self),
+                         stderr: String(decoding: errBox.snapshot, as: UTF8.self))
 }
 
-final class DataBox: @unchecked Sendable {
-    var data = Data()
+/// Waits for a started process to end; one still running after `timeout` seconds is killed and
+/// the test records it.
+func waitForExit(_ process: Process, timeout: TimeInterval = 30) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        Issue.record("\(process.executableURL?.lastPathComponent ?? "child") still running after \(timeout) s: killed")
+    }
+    process.waitUntilExit()
+}
+
+/// Drains one pipe on its own thread, so a chatty child never blocks on a full pipe.
+final class PipeReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
     let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.withLock { data.append(chunk) }
+            }
+            done.signal()
+        }.start()
+    }
+
+    var snapshot: Data { lock.withLock { data } }
+}
+
+/// A tmux server of the test's own (`-L`), so tests neither depend on nor disturb the user's
+/// tmux, and no server outlives the test.
+struct Tmux {
+    let executable: String
+    let socket = "podium-tests-\(getpid())-\(UUID().uuidString.prefix(6))"
+    let session = "podium"
+
+    init() throws {
+        executable = try #require(which("tmux"), "tmux (apt: tmux)")
+    }
+
+    @discardableResult
+    func callAsFunction(_ arguments: String...) throws -> String {
+        try run(executable, ["-L", socket] + arguments, timeout: 10).stdout
+    }
+
+    /// Starts `command` in a detached session of `width`×`height`.
+    /// The first tmux command forks the server, which would inherit every descriptor of this
+    /// process's child — including the one Foundation's `Process` watches to learn that the
+    /// child exited — and keep it open for its whole life. python's subprocess closes all
+    /// descriptors but 0–2 in the child, so the server starts clean.
+    func start(_ command: String, width: Int = 120, height: Int = 40) throws {
+        let python = which("python3") ?? "/usr/bin/python3"
+        let launch = "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], close_fds=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)"
+        let r = try run(python, ["-c", launch, executable, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
+                                 "-x", "\(width)", "-y", "\(height)", command], timeout: 10)
+        #expect(r.status == 0, "tmux new-session: \(r.stderr)")
+    }
+
+    func keys(_ keys: String...) throws { try self.keys(keys) }
+
+    /// Types `keys` (tmux key names or text) and gives the program a moment to answer.
+    func keys(_ keys: [String]) throws {
+        _ = try run(executable, ["-L", socket, "send-keys", "-t", session] + keys, timeout: 10)
+        Thread.sleep(forTimeInterval: 0.3)
+    }
+
+    func screen() throws -> String { try self("capture-pane", "-t", session, "-p") }
+
+    func kill() { _ = try? self("kill-server") }
 }
 
 /// Finds a program on PATH.
