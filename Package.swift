@@ -33,11 +33,13 @@ let package = Package(
                                                  .product(name: "Yams", package: "Yams")]),
         // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
+        // Sessions: recording a performance to disk, listing, repairing and replaying it.
+        .target(name: "PodiumSession", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime"]),
         // The command-line tool.
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC", "PodiumSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,7 +53,7 @@ let package = Package(
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
-                           "PodiumOSC", "CJack", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "PodiumSession", "CJack", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -256,6 +256,30 @@ public final class Engine: @unchecked Sendable {
         try readScore("i \"\(name)\" \(fields)\n", source: "event")
     }
 
+    // MARK: performances
+
+    /// An engine started the way every live performance starts — the JACK driver's, and a
+    /// session replay's, so that the two perform alike sample for sample: not `--realtime`,
+    /// sample-accurate events, the score held open (`f 0 z`), then `liveOrchestras` (code
+    /// compiled during the performance so far) compiled in order.
+    // Thread: NRT (owner)
+    public static func forPerformance(source: EngineSource, options: EngineOptions, sampleRate: Int, ksmps: Int,
+                                      liveOrchestras: [String] = []) throws -> Engine {
+        var o = options
+        o.realtime = false
+        o.sampleAccurate = true
+        o.sampleRate = sampleRate
+        o.ksmps = ksmps
+        let engine = try Engine(options: o)
+        try engine.compile(source)
+        try engine.start()
+        // A live performance never ends by itself. Read after start: before it, Csound 6.18
+        // takes this text as the whole score of a CSD and ends at once.
+        try engine.readScore("f 0 z\n", source: "podium")
+        for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
+        return engine
+    }
+
     // MARK: helpers
 
     static func read(_ path: String) throws -> String {

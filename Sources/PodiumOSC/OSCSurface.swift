@@ -81,6 +81,8 @@ public final class OSCSurface: @unchecked Sendable {
     public var feedbackRate = 30.0
     /// Lines for the console (rate-limited per kind), on the OSC thread.
     public var onNotice: (@Sendable (String) -> Void)?
+    /// Session recording for `/podium/record/start|stop` (nil: answered with a failure).
+    public var recording: RecordingControl?
 
     public var port: UInt16 { socket.port }
     public var stats: OSCStats { statsLock.withLock { _stats } }  // as of the last burst
@@ -206,9 +208,7 @@ public final class OSCSurface: @unchecked Sendable {
         case "orc": compile(m, source)
         case "reload": reload(source)
         case "status": status(source)
-        case "record":
-            // Session recording arrives with the sessions layer; say so rather than ignore it.
-            reply(to: source, "/podium/fail", [.string("recording is not available in this version of podium")])
+        case "record": record(parts.count > 1 ? parts[1] : "", source)
         case "subscribe":
             statsLock.withLock { _ = subscribers.insert(source) }
             reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)
@@ -313,7 +313,7 @@ public final class OSCSurface: @unchecked Sendable {
     private func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         guard let value = m.arguments.first else { return bad(m, source, "expected a value") }
         if let text = value.string {
-            do { try driver.engine.setString(name, text) } catch {
+            do { try driver.setString(name, text) } catch {
                 count { $0.unknownTargets += 1 }
                 reply(to: source, "/podium/error", [.string("\(error)")])
             }
@@ -358,6 +358,31 @@ public final class OSCSurface: @unchecked Sendable {
             send("/podium/done", [], to: statsLock.withLock { subscribers }.union([replyTo]))
         } catch {
             send("/podium/fail", [.string("\(error)")], to: statsLock.withLock { subscribers }.union([replyTo]))
+        }
+    }
+
+    /// `/podium/record/start|stop` → `/podium/done ,s DIRECTORY|SUMMARY` or `/podium/fail ,s REASON`.
+    private func record(_ action: String, _ source: Endpoint) {
+        guard let recording else { return reply(to: source, "/podium/fail", [.string("recording is not available (podium play records sessions)")]) }
+        switch action {
+        case "start":
+            do {
+                let dir = try recording.startRecording()
+                onNotice?("recording to \(dir)")
+                reply(to: source, "/podium/done", [.string(dir)])
+            } catch {
+                onNotice?("\(error)")
+                reply(to: source, "/podium/fail", [.string("\(error)")])
+            }
+        case "stop":
+            if let summary = recording.stopRecording() {
+                onNotice?(summary)
+                reply(to: source, "/podium/done", [.string(summary)])
+            } else {
+                reply(to: source, "/podium/fail", [.string("not recording")])
+            }
+        default:
+            reply(to: source, "/podium/fail", [.string("use /podium/record/start or /podium/record/stop")])
         }
     }
 

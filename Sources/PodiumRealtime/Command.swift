@@ -41,7 +41,7 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
 
     /// A blank record for the audio thread to read into (no arrays involved).
     // Thread: any
-    static var zero: Command {
+    public static var zero: Command {
         @_noLocks @_noAllocation get {
         Command(kind: .event, id: 0, frame: 0, channel: nil, value: 0, count: 0, pfields: InlineArray(repeating: 0))
         }
@@ -68,9 +68,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
 }
 
 /// What the audio thread did, for the non-real-time side (logs, replies, sessions).
-public struct Applied: Sendable, BitwiseCopyable, Equatable {
+public struct Applied: Sendable, BitwiseCopyable {
     public enum Kind: UInt8, Sendable, BitwiseCopyable {
-        case command = 1      // a Command, by its id
+        case command = 1      // a Command, by its id (`command` holds it as applied)
         case compileMerged    // an async compile merged; id = its marker
         case scoreRead        // async score text read; id = its marker
         case scheduleFull     // a future command was applied at once: the schedule was full
@@ -82,13 +82,17 @@ public struct Applied: Sendable, BitwiseCopyable, Equatable {
     public var cycle: Int64
     /// The JACK frame at the start of that k-cycle.
     public var frame: Int64
+    /// For `.command`: the command exactly as applied (an event's p2 includes its offset
+    /// inside the k-cycle), so a session can replay it. Zero otherwise.
+    public var command: Command
 
     // Thread: any
     @_noLocks @_noAllocation
-    public init(kind: Kind, id: UInt64, cycle: Int64, frame: Int64) {
+    public init(kind: Kind, id: UInt64, cycle: Int64, frame: Int64, command: Command = .zero) {
         self.kind = kind
         self.id = id
         self.cycle = cycle
         self.frame = frame
+        self.command = command
     }
 }

@@ -55,6 +55,9 @@ public final class JackDriver: @unchecked Sendable {
     private var supervisor: Thread?
     private let supervisorDone = DispatchSemaphore(value: 0)
 
+    /// Everything applied, from the engine's start, with k-cycles (sessions record it).
+    public let journal = Journal()
+
     /// Called on the supervisor thread for everything the audio thread applied.
     public var onApplied: (@Sendable (Applied) -> Void)?
     /// Called on the supervisor thread for each console line.
@@ -97,6 +100,7 @@ public final class JackDriver: @unchecked Sendable {
             let ksmps = try Alignment.ksmps(period: api.bufferSize, requested: jackOptions.ksmps)
             let engine = try makeEngine(sampleRate: api.sampleRate, ksmps: ksmps)
             lock.withLock { _engine = engine }
+            journal.engine(ksmps: ksmps, after: 0)
             handOver(engine, adoptDirectly: true)
             try attach(api)
         } catch {
@@ -191,6 +195,7 @@ public final class JackDriver: @unchecked Sendable {
             if let p = channelCache[name] { return (p, generation) }
             let p = try _engine!.controlChannelPointer(name)
             channelCache[name] = p
+            journal.name(p, name)
             return (p, generation)
         }
     }
@@ -211,6 +216,8 @@ public final class JackDriver: @unchecked Sendable {
         let marker = try lock.withLock {
             let marker = try _engine!.compileOrchestraAsync(text, source: source)
             liveOrchestras.append(text)
+            // Journaled under the lock the supervisor takes to note merges: never stamped late.
+            journal.compiled(text, source: source, marker: marker, register: true)
             return marker
         }
         waitForMerge(marker)
@@ -229,14 +236,61 @@ public final class JackDriver: @unchecked Sendable {
     /// orchestra: not recompiled on rebuilds) and waits until it has merged, up to `timeout`.
     /// For questions only the audio thread can answer (`active`, table values…).
     public func evaluate(_ code: String, timeout: Double = 1) throws -> Bool {
-        let marker = try lock.withLock { try _engine!.compileOrchestraAsync(code, source: "podium", register: false) }
+        let marker = try lock.withLock {
+            let marker = try _engine!.compileOrchestraAsync(code, source: "podium", register: false)
+            journal.compiled(code, source: "podium", marker: marker, register: false)
+            return marker
+        }
         waitForMerge(marker, timeout: timeout)
         return ((try? engine.control("podium.merged")) ?? 0) >= marker
     }
 
     /// Score text read by the audio thread at its next k-cycle. Returns its marker (`Applied.scoreRead`).
     public func readScore(_ text: String) -> UInt64 {
-        lock.withLock { UInt64(_engine!.readScoreAsync(text)) }
+        lock.withLock {
+            let marker = _engine!.readScoreAsync(text)
+            journal.scored(text, marker: marker)
+            return UInt64(marker)
+        }
+    }
+
+    /// Sets a string channel (Csound copies it under its own spin lock; not for the audio
+    /// thread). Journaled at the k-cycle the audio thread is on.
+    public func setString(_ name: String, _ value: String) throws {
+        try lock.withLock {
+            try _engine!.setString(name, value)
+            journal.string(name, value, cycle: state.pointee.cycleNow.load(ordering: .relaxed))
+        }
+    }
+
+    // MARK: recording — Thread: NRT
+
+    /// Starts feeding `tap` from the audio thread at its next callback (nil: stop feeding).
+    /// Returns once the audio thread has taken it over (or after a second without callbacks),
+    /// with the k-cycle of the first block it will write.
+    @discardableResult
+    public func feed(_ tap: RecordTap?) -> Int64 {
+        state.pointee.pendingTap = tap?.rt
+        state.pointee.tapSwap.store(1, ordering: .releasing)
+        let deadline = Date().addingTimeInterval(1)
+        while state.pointee.tapSwap.load(ordering: .acquiring) != 2 && Date() < deadline && isConnected {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        // No callback ran (stopped, or the server is away): nothing is using the old tap.
+        if state.pointee.tapSwap.load(ordering: .acquiring) != 2 { adoptPendingTap(state) }
+        return state.pointee.tapStartCycle.load(ordering: .relaxed)
+    }
+
+    /// What a session needs to replay this performance.
+    public var sessionFacts: SessionFacts {
+        lock.withLock {
+            let e = _engine!
+            let values = e.channels().filter { $0.kind == .control && $0.isInput && !$0.name.hasPrefix("podium.") }
+                .compactMap { c in (try? e.control(c.name)).map { (c.name, $0) } }
+            return SessionFacts(sampleRate: Int(e.sampleRate), ksmps: e.ksmps, outputs: e.outputChannels, inputs: e.inputChannels,
+                                seed: engineOptions.seed, cycle: state.pointee.cycleNow.load(ordering: .relaxed),
+                                channels: Dictionary(values, uniquingKeysWith: { $1 }))
+        }
     }
 
     public var stats: DriverStats {
@@ -256,15 +310,8 @@ public final class JackDriver: @unchecked Sendable {
     // MARK: internals — Thread: NRT
 
     private func makeEngine(sampleRate: Int, ksmps: Int) throws -> Engine {
-        var options = engineOptions
-        options.sampleRate = sampleRate
-        options.ksmps = ksmps
-        let engine = try Engine(options: options)
-        try engine.compile(source)
-        try engine.readScore("f 0 z\n", source: "podium")  // a live performance never ends by itself
-        try engine.start()
-        for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
-        return engine
+        try Engine.forPerformance(source: source, options: engineOptions, sampleRate: sampleRate, ksmps: ksmps,
+                                  liveOrchestras: lock.withLock { liveOrchestras })
     }
 
     /// Gives the audio thread a started engine. With no callback running, directly.
@@ -316,7 +363,15 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     private func drainSideRings() {
-        while let a = appliedRing.pop() { onApplied?(a) }
+        while let a = appliedRing.pop() {
+            if a.kind == .compileMerged || a.kind == .scoreRead {
+                lock.withLock { journal.applied(a) }
+            } else {
+                journal.applied(a)
+            }
+            onApplied?(a)
+        }
+        journal.flush()
         if let lines = lock.withLock({ _engine?.console.drain() }) { for l in lines { onConsole?(l) } }
     }
 
@@ -343,9 +398,12 @@ public final class JackDriver: @unchecked Sendable {
             .compactMap { c in (try? old.control(c.name)).map { (c.name, $0) } }
         let new = try makeEngine(sampleRate: sampleRate, ksmps: ksmps)
         for (name, value) in values { try? new.setControl(name, value) }
+        drainSideRings()
         lock.withLock {
             generation &+= 1
             channelCache = [:]
+            journal.forgetChannels()
+            journal.engine(ksmps: ksmps, after: state.pointee.cycle)
         }
         handOver(new, adoptDirectly: adoptDirectly)
         if !adoptDirectly {
@@ -389,6 +447,19 @@ public final class JackDriver: @unchecked Sendable {
             }
         }
     }
+}
+
+/// The numbers a session records about the engine.
+public struct SessionFacts: Sendable {
+    public var sampleRate: Int
+    public var ksmps: Int
+    public var outputs: Int
+    public var inputs: Int
+    public var seed: UInt32?
+    /// The k-cycle the audio thread is on.
+    public var cycle: Int64
+    /// Input control channels and their values now.
+    public var channels: [String: Double]
 }
 
 /// One producer's way into the audio thread (one thread per producer).

@@ -18,6 +18,7 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     let started = _unsafePerformance { podium_now_ns() }
     let n = Int(nframes)
     adoptPendingEngine(s)
+    adoptPendingTap(s)
 
     var performed = false
     if let engine = s.pointee.engine, !s.pointee.paused.load(ordering: .acquiring) {
@@ -55,6 +56,17 @@ func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
     }
 }
 
+/// Starts or stops feeding a recording (the driver's handshake, as for the engine).
+// Thread: RT
+@_noLocks @_noAllocation
+func adoptPendingTap(_ s: UnsafeMutablePointer<RTState>) {
+    if s.pointee.tapSwap.load(ordering: .acquiring) == 1 {
+        s.pointee.tap = s.pointee.pendingTap
+        s.pointee.tapStartCycle.store(s.pointee.cycle, ordering: .relaxed)
+        s.pointee.tapSwap.store(2, ordering: .releasing)
+    }
+}
+
 // Thread: RT
 @_noLocks @_noAllocation
 func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: Int) {
@@ -73,13 +85,21 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
 
         // JACK input (-1…1 floats, one buffer per port) → spin (interleaved, 0dBFS units).
         let spin = engine.spin
+        let tap = s.pointee.tap
+        let recording = tap.map { ksmps <= $0.scratchFrames && $0.outputs == engine.outputChannels && $0.inputs == engine.inputChannels } ?? false
         for c in 0..<engine.inputChannels {
             if c < ins, let port = s.pointee.inPorts[c] {
                 let buf = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }!
                     .assumingMemoryBound(to: Float.self) + k
                 for f in 0..<ksmps { spin[f * engine.inputChannels + c] = Double(buf[f]) * engine.inputScale }
+                if recording, let tap {
+                    for f in 0..<ksmps { tap.scratch[f * tap.channels + tap.outputs + c] = buf[f] }
+                }
             } else {
                 for f in 0..<ksmps { spin[f * engine.inputChannels + c] = 0 }
+                if recording, let tap {
+                    for f in 0..<ksmps { tap.scratch[f * tap.channels + tap.outputs + c] = 0 }
+                }
             }
         }
 
@@ -102,8 +122,15 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
                 for f in 0..<ksmps { buf[f] = Float(spout[f * engine.outputChannels + c] * engine.outputScale) }
             }
         }
+        if recording, let tap {
+            for c in 0..<engine.outputChannels {
+                for f in 0..<ksmps { tap.scratch[f * tap.channels + c] = Float(spout[f * engine.outputChannels + c] * engine.outputScale) }
+            }
+            writeTap(tap, cycle: s.pointee.cycle - 1, frames: ksmps, generation: s.pointee.generation)
+        }
         k += ksmps
     }
+    s.pointee.cycleNow.store(s.pointee.cycle, ordering: .relaxed)
     // Ports beyond the orchestra's channels stay silent.
     for c in outs..<s.pointee.outCount {
         if let port = s.pointee.outPorts[c] { zero(port, n) }
@@ -191,7 +218,7 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         }
     }
     counterAdd(s, .commands, 1)
-    report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
+    report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command))
 }
 
 /// Async compiles and score texts write their marker when the audio thread takes them in.

@@ -71,6 +71,16 @@ struct RTState: ~Copyable {
     var lastMerged = 0.0
     var lastScored = 0.0
 
+    /// RT: the recording's ring while one runs (adopted from `pendingTap`, like the engine).
+    var tap: RecordTapRT?
+    /// NRT: the tap to adopt (nil: stop recording); handed over with `tapSwap` (0 idle, 1 ready, 2 adopted).
+    var pendingTap: RecordTapRT?
+    let tapSwap = Atomic<Int>(0)
+    /// RT → NRT: the k-cycle of the first block of the tap adopted last.
+    let tapStartCycle = Atomic<Int64>(0)
+    /// RT → NRT: the k-cycle the engine is on (for stamping what does not pass through commands).
+    let cycleNow = Atomic<Int64>(0)
+
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>
 

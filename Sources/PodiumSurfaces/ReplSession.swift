@@ -13,8 +13,12 @@ public final class ReplSession: @unchecked Sendable {
     let reloader: HotReload?
     /// Set by `:quit`.
     public private(set) var quitRequested = false
+    /// Session recording (`:record start|stop`), when the performance offers it.
+    public var recording: RecordingControl?
+    /// `:quit` while recording asks once; a second `:quit` (or Ctrl-D) stops.
+    private var quitWarned = false
 
-    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":quit"]
+    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":quit"]
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -76,7 +80,8 @@ public final class ReplSession: @unchecked Sendable {
               :load FILE      compile an orchestra file      :reload        recompile the watched file
               :set CHAN VAL   set a channel                  :get CHAN      read a channel
               :channels       channels and values            :instruments   defined instruments
-              :status         engine and audio statistics    :quit          stop (or Ctrl-D)
+              :status         engine and audio statistics    :record start|stop  a session
+              :quit           stop (or Ctrl-D)
             """)
         case "load":
             guard let path = args.first else { return print("usage: :load FILE") }
@@ -98,7 +103,7 @@ public final class ReplSession: @unchecked Sendable {
             if let v = Double(args[1]) {
                 do { try producer.set(args[0], v) } catch { print("\(error)") }
             } else {
-                do { try driver.engine.setString(args[0], args[1]) } catch { print("\(error)") }
+                do { try driver.setString(args[0], args[1]) } catch { print("\(error)") }
             }
         case "get":
             guard let name = args.first else { return print("usage: :get CHANNEL") }
@@ -129,7 +134,21 @@ public final class ReplSession: @unchecked Sendable {
             let e = driver.engine
             print("\(driver.description)\n\(driver.stats)")
             _ = e
+        case "record":
+            guard let recording else { return print("recording is not available here") }
+            switch args.first {
+            case "start":
+                do { print("recording to \(try recording.startRecording())") } catch { print("\(error)") }
+            case "stop":
+                print(recording.stopRecording() ?? "not recording")
+            default:
+                print(recording.recordingDirectory.map { "recording to \($0)" } ?? "not recording (:record start)")
+            }
         case "quit", "q":
+            if let dir = recording?.recordingDirectory, !quitWarned {
+                quitWarned = true
+                return print("recording to \(dir): :quit again to stop (the recording is kept)")
+            }
             quitRequested = true
         default:
             print("unknown command :\(name) (:help lists them)")

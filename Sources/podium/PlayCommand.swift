@@ -4,6 +4,7 @@ import Foundation
 import PodiumEngine
 import PodiumOSC
 import PodiumRealtime
+import PodiumSession
 import PodiumSurfaces
 import Synchronization
 
@@ -66,7 +67,16 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "Stop after this many seconds.")
     var duration: Double?
 
+    @Flag(name: .long, help: "Record the session (audio, events, orchestras, console) from the start; :record start|stop in the REPL and /podium/record/start|stop over OSC work without it.")
+    var record = false
+
+    @Option(name: .long, help: "Where sessions are recorded (default: $PODIUM_SESSIONS, else ./Sessions).")
+    var sessions: String?
+
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
+
+    /// Where sessions go.
+    var sessionsDirectory: String { sessions ?? ProcessInfo.processInfo.environment["PODIUM_SESSIONS"] ?? "Sessions" }
 
     func validate() throws {
         if let script, !FileManager.default.fileExists(atPath: script) { throw ValidationError("no such script: \(script)") }
@@ -100,16 +110,32 @@ struct Play: ParsableCommand {
         }
         defer { embedded?.stop() }
 
-        let driver = JackDriver(source: orchestra.source, options: EngineOptions(seed: orchestra.seed),
+        // Always seeded, so that any part of the performance can be recorded and replayed exactly.
+        let seed = orchestra.seed ?? UInt32.random(in: 1...UInt32.max)
+        let driver = JackDriver(source: orchestra.source, options: EngineOptions(seed: seed),
                                 jack: JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps))
+        // One console stream: Csound's lines and Podium's notices, to the terminal (filtered),
+        // the session's console.log and OSC subscribers.
         let minimum = orchestra.minimumLevel(default: .orchestra)
-        driver.onConsole = { line in if line.level >= minimum { Terminal.error(line.text) } }
-        driver.onNotice = { Terminal.error("podium: \($0)") }
+        let router = ConsoleRouter()
+        router.setSink("terminal", .init(minimum: minimum) { Terminal.error($0.text) })
+        router.start()
+        defer { router.stop() }
+        driver.onConsole = { router.post($0) }
+        driver.onNotice = { router.notice($0) }
         do { try driver.start() } catch {
             Terminal.error("podium play: \(error)")
             throw ExitCode(1)
         }
         Terminal.error("podium: playing \(orchestra.file) — \(driver.description)")
+        let recording = Recording(driver: driver, sessions: URL(fileURLWithPath: sessionsDirectory), podiumVersion: Podium.version)
+        recording.onProblem = { router.notice($0, level: .error) }
+        router.setSink("session", .init(minimum: .debug) { recording.console($0) })
+        if record {
+            do { Terminal.error("podium: recording to \(try recording.startRecording())") } catch {
+                Terminal.error("podium: \(error) — playing without recording")
+            }
+        }
         var osc: OSCSurface?
         if !noOsc {
             do {
@@ -120,11 +146,9 @@ struct Play: ParsableCommand {
                                                                                allowRemoteCode: allowRemoteCode),
                                              reloadSource: orchestra.source, map: map)
                 if let mapPath { Terminal.error("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls") }
-                surface.onNotice = { Terminal.error("podium: osc: \($0)") }
-                driver.onConsole = { line in
-                    if line.level >= minimum { Terminal.error(line.text) }
-                    surface.console(line)
-                }
+                surface.onNotice = { router.notice("osc: \($0)") }
+                surface.recording = recording
+                router.setSink("osc", .init(minimum: .debug) { surface.console($0) })
                 surface.start()
                 osc = surface
                 Terminal.error("podium: OSC on \(oscBind):\(surface.port) (UDP)")
@@ -143,9 +167,9 @@ struct Play: ParsableCommand {
                 r.onOutcome = { outcome in
                     switch outcome {
                     case let .compiled(_, instruments):
-                        Terminal.error("podium: \(file) saved: compiled \(instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", "))")
+                        router.notice("\(file) saved: compiled \(instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", "))")
                     case let .failed(message):
-                        Terminal.error("podium: \(message)\npodium: (the previous version keeps playing)")
+                        router.notice("\(message)\npodium: (the previous version keeps playing)", level: .error)
                     case .unchanged: break
                     }
                 }
@@ -162,7 +186,7 @@ struct Play: ParsableCommand {
             do {
                 let port = try CsoundTextPort(driver: driver, options: OSCOptions(port: csoundPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init),
                                                                                   allowRemoteCode: allowRemoteCode))
-                port.onNotice = { Terminal.error("podium: \($0)") }
+                port.onNotice = { router.notice($0) }
                 port.onClose = { stop.signal() }
                 port.start()
                 textPort = port
@@ -176,14 +200,11 @@ struct Play: ParsableCommand {
         }
         let interactive = !noRepl && script == nil && isatty(STDIN_FILENO) == 1
         let session = ReplSession(driver: driver, reloader: reloader) { Terminal.output($0) }
+        session.recording = recording
         let repl = interactive ? ReadlineREPL(session: session, historyPath: ReplHistory.path) : nil
         if let repl {
             // Console lines go above the prompt, never through the line being typed.
-            let oscSurface = osc
-            driver.onConsole = { line in
-                if line.level >= minimum { repl.post(line.text) }
-                oscSurface?.console(line)
-            }
+            router.setSink("terminal", .init(minimum: minimum) { repl.post($0.text) })
         }
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -231,6 +252,7 @@ struct Play: ParsableCommand {
         osc?.stop()
         textPort?.stop()
         reloader?.stop()
+        if let summary = recording.stopRecording() { Terminal.error("podium: \(summary)") }
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
         Terminal.error("podium: stopped. \(stats)")

@@ -6,7 +6,9 @@ struct Podium: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podium",
         abstract: "A live-coding performance host for Csound, clocked by JACK.",
-        version: "0.1.0 (Csound \(Engine.csoundVersion))",
-        subcommands: [Play.self, Render.self]
+        version: "\(Podium.version) (Csound \(Engine.csoundVersion))",
+        subcommands: [Play.self, Render.self, Replay.self, Sessions.self]
     )
+
+    static let version = "0.2.0"
 }

@@ -1,0 +1,282 @@
+import Foundation
+
+/// One line of a session's `events.log`: something the audio thread applied, with the
+/// absolute k-cycle it took effect in. Plain text, one record per line:
+///
+///     <cycle> event <p1> <p2> <p3> …        p-fields as applied (p2 includes the frame offset)
+///     <cycle> set <channel> <value>
+///     <cycle> momentary <channel> <value>    (back to 0 after that k-cycle)
+///     <cycle> string <channel> "<text>"
+///     <cycle> compile <hash> "<source>"      (text in orchestras/<hash>.orc)
+///     <cycle> eval "<code>"                  (host questions: global code, not orchestra)
+///     <cycle> score "<text>"
+///     <cycles> engine <ksmps>                an engine starts (first line; again when the period
+///                                            forces a rebuild: <cycles> is how many k-cycles the
+///                                            previous engine performed; counting starts at 0 again)
+///
+/// Async compiles and score text are stamped with the k-cycle whose `csoundPerformKsmps`
+/// took them in; replay submits them just before that k-cycle. Numbers are written so they
+/// read back to the same bits; strings are JSON string literals.
+public enum JournalLine: Equatable, Sendable {
+    case event(cycle: Int64, pfields: [Double])
+    case set(cycle: Int64, channel: String, value: Double)
+    case momentary(cycle: Int64, channel: String, value: Double)
+    case string(cycle: Int64, channel: String, text: String)
+    case compile(cycle: Int64, hash: String, source: String)
+    case eval(cycle: Int64, code: String)
+    case score(cycle: Int64, text: String)
+    case engine(cycle: Int64, ksmps: Int)
+
+    public var cycle: Int64 {
+        switch self {
+        case let .event(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
+             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _): return c
+        }
+    }
+
+    public var text: String {
+        switch self {
+        case let .event(c, p): return "\(c) event " + p.map { "\($0)" }.joined(separator: " ")
+        case let .set(c, ch, v): return "\(c) set \(ch) \(v)"
+        case let .momentary(c, ch, v): return "\(c) momentary \(ch) \(v)"
+        case let .string(c, ch, t): return "\(c) string \(ch) \(JournalLine.quote(t))"
+        case let .compile(c, h, src): return "\(c) compile \(h) \(JournalLine.quote(src))"
+        case let .eval(c, code): return "\(c) eval \(JournalLine.quote(code))"
+        case let .score(c, t): return "\(c) score \(JournalLine.quote(t))"
+        case let .engine(c, k): return "\(c) engine \(k)"
+        }
+    }
+
+    /// Reads one line back (nil for comments and blank lines). Throws on a malformed line.
+    public static func parse(_ line: Substring) throws -> JournalLine? {
+        let trimmed = line.drop { $0 == " " }
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        var rest = trimmed[...]
+        func word() -> Substring {
+            let w = rest.prefix { $0 != " " }
+            rest = rest.dropFirst(w.count).drop { $0 == " " }
+            return w
+        }
+        func number() throws -> Double {
+            let w = word()
+            guard let d = Double(w) else { throw JournalError.malformed(String(line), "not a number: \(w)") }
+            return d
+        }
+        func string() throws -> String {
+            guard let (s, after) = unquote(rest) else { throw JournalError.malformed(String(line), "not a quoted string") }
+            rest = after.drop { $0 == " " }
+            return s
+        }
+        guard let cycle = Int64(word()) else { throw JournalError.malformed(String(line), "no k-cycle") }
+        let kind = word()
+        switch kind {
+        case "event":
+            var p: [Double] = []
+            while !rest.isEmpty { p.append(try number()) }
+            return .event(cycle: cycle, pfields: p)
+        case "set": let ch = String(word()); return .set(cycle: cycle, channel: ch, value: try number())
+        case "momentary": let ch = String(word()); return .momentary(cycle: cycle, channel: ch, value: try number())
+        case "string": let ch = String(word()); return .string(cycle: cycle, channel: ch, text: try string())
+        case "compile": let h = String(word()); return .compile(cycle: cycle, hash: h, source: try string())
+        case "eval": return .eval(cycle: cycle, code: try string())
+        case "score": return .score(cycle: cycle, text: try string())
+        case "engine":
+            guard let k = Int(word()) else { throw JournalError.malformed(String(line), "no ksmps") }
+            return .engine(cycle: cycle, ksmps: k)
+        default: throw JournalError.malformed(String(line), "unknown record \"\(kind)\"")
+        }
+    }
+
+    /// A JSON string literal.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A JSON string literal at the start of `s`, and what follows it.
+    static func unquote(_ s: Substring) -> (String, Substring)? {
+        var it = s.unicodeScalars[...]
+        guard it.first == "\"" else { return nil }
+        it = it.dropFirst()
+        var out = String.UnicodeScalarView()
+        while let c = it.first {
+            it = it.dropFirst()
+            if c == "\"" { return (String(out), Substring(it)) }
+            guard c == "\\" else { out.append(c); continue }
+            guard let e = it.first else { return nil }
+            it = it.dropFirst()
+            switch e {
+            case "n": out.append("\n")
+            case "r": out.append("\r")
+            case "t": out.append("\t")
+            case "u":
+                let hex = String(String.UnicodeScalarView(it.prefix(4)))
+                guard hex.count == 4, let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) else { return nil }
+                out.append(scalar)
+                it = it.dropFirst(4)
+            default: out.append(e)
+            }
+        }
+        return nil
+    }
+
+    /// A short content hash for orchestra texts (FNV-1a, 64 bits, hex).
+    public static func hash(_ text: String) -> String {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+public enum JournalError: Error, CustomStringConvertible, Equatable {
+    case malformed(String, String)
+    public var description: String {
+        switch self { case let .malformed(line, why): return "malformed events.log line (\(why)): \(line)" }
+    }
+}
+
+/// The performance's journal: every command the audio thread applied, every async compile and
+/// score text at the k-cycle it merged, string channel values and engine restarts — from the
+/// start of the engine, so a recording started mid-performance still replays from the start.
+///
+/// Fed on the supervisor thread (applied records) and by the threads that compile or set
+/// strings; read by a recorder. Channel sets of one channel within one k-cycle are coalesced.
+public final class Journal: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Every line so far, in order (a recorder started later writes these first).
+    private var history: [String] = []
+    /// Orchestra texts by hash.
+    private var orchestras: [String: String] = [:]
+    /// Async items waiting for the k-cycle that takes them in, by marker.
+    private var waiting: [(marker: Double, line: (Int64) -> JournalLine)] = []
+    private var names: [UnsafeMutablePointer<Double>: String] = [:]
+    /// The current k-cycle's lines, held back to coalesce channel sets.
+    private var open: [JournalLine] = []
+    private var observer: (@Sendable ([JournalLine], [String: String]) -> Void)?
+
+    public init() {}
+
+    /// Every line so far and the orchestra texts they refer to; from now on `observer` gets
+    /// each batch of new lines with any new orchestra texts.
+    // Thread: NRT (the recorder's owner)
+    public func follow(_ observer: (@Sendable ([JournalLine], [String: String]) -> Void)?) -> (lines: [String], orchestras: [String: String]) {
+        lock.withLock {
+            flushOpen()
+            self.observer = observer
+            return (history, orchestras)
+        }
+    }
+
+    /// The number of lines recorded so far.
+    public var count: Int { lock.withLock { history.count + open.count } }
+
+    // MARK: feeding — Thread: NRT
+
+    func name(_ pointer: UnsafeMutablePointer<Double>, _ name: String) {
+        lock.withLock { names[pointer] = name }
+    }
+
+    func forgetChannels() { lock.withLock { names = [:] } }
+
+    /// An async compile accepted by Csound; stamped when the audio thread merges `marker`.
+    func compiled(_ text: String, source: String, marker: Double, register: Bool) {
+        lock.withLock {
+            if register {
+                let hash = JournalLine.hash(text)
+                orchestras[hash] = text
+                waiting.append((marker, { .compile(cycle: $0, hash: hash, source: source) }))
+            } else {
+                waiting.append((marker, { .eval(cycle: $0, code: text) }))
+            }
+        }
+    }
+
+    func scored(_ text: String, marker: Double) {
+        lock.withLock { waiting.append((marker, { .score(cycle: $0, text: text) })) }
+    }
+
+    func string(_ channel: String, _ text: String, cycle: Int64) {
+        lock.withLock { append(.string(cycle: cycle, channel: channel, text: text)) }
+    }
+
+    /// An engine starts (the first, or a rebuild after `previous` k-cycles of the old one).
+    func engine(ksmps: Int, after previous: Int64) {
+        lock.withLock {
+            flushOpen()
+            waiting = []
+            open.append(.engine(cycle: previous, ksmps: ksmps))
+            flushOpen()
+        }
+    }
+
+    /// What the audio thread reported (in order).
+    func applied(_ a: Applied) {
+        lock.withLock {
+            switch a.kind {
+            case .command:
+                let c = a.command
+                switch c.kind {
+                case .event:
+                    var p: [Double] = []
+                    p.reserveCapacity(Int(c.count))
+                    for i in 0..<Int(c.count) { p.append(c.pfields[i]) }
+                    append(.event(cycle: a.cycle, pfields: p))
+                case .setControl:
+                    guard let ch = c.channel, let name = names[ch] else { return }
+                    // The last value a channel got within a k-cycle is the one Csound saw,
+                    // unless a momentary of the same channel came in between.
+                    if let i = open.lastIndex(where: { if case let .set(cy, n, _) = $0 { return cy == a.cycle && n == name }; return false }),
+                       !open[(i + 1)...].contains(where: { if case let .momentary(_, n, _) = $0 { return n == name }; return false }) {
+                        open[i] = .set(cycle: a.cycle, channel: name, value: c.value)
+                    } else {
+                        append(.set(cycle: a.cycle, channel: name, value: c.value))
+                    }
+                case .momentary:
+                    guard let ch = c.channel, let name = names[ch] else { return }
+                    append(.momentary(cycle: a.cycle, channel: name, value: c.value))
+                }
+            case .compileMerged, .scoreRead:
+                // Csound takes in every queued compile and score text in order, at the start of
+                // a k-cycle: all waiting items up to this marker went in at this cycle.
+                let marker = Double(a.id)
+                let due = waiting.filter { $0.marker <= marker }.sorted { $0.marker < $1.marker }
+                waiting.removeAll { $0.marker <= marker }
+                for item in due { append(item.line(a.cycle)) }
+            case .scheduleFull, .stale:
+                break
+            }
+        }
+    }
+
+    /// Hands the lines of finished k-cycles (all lines, with `all`) to the history and observer.
+    func flush() { lock.withLock { flushOpen() } }
+
+    private func append(_ line: JournalLine) {
+        if let last = open.last, last.cycle != line.cycle { flushOpen() }
+        open.append(line)
+    }
+
+    private func flushOpen() {
+        guard !open.isEmpty else { return }
+        let lines = open
+        open = []
+        history.append(contentsOf: lines.map(\.text))
+        if let observer {
+            var texts: [String: String] = [:]
+            for case let .compile(_, hash, _) in lines { texts[hash] = orchestras[hash] }
+            observer(lines, texts)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import PodiumAudioFile
+import PodiumEngine
+import PodiumRealtime
+
+/// What a replay did.
+public struct ReplaySummary: Sendable {
+    public var output: String
+    public var frames: Int64
+    public var sampleRate: Int
+    public var wallSeconds: Double
+    public var events: Int
+    public var seconds: Double { Double(frames) / Double(sampleRate) }
+    public var speed: Double { wallSeconds > 0 ? seconds / wallSeconds : .infinity }
+}
+
+/// Re-renders a session offline, as fast as Csound runs: the engine is started exactly as the
+/// JACK driver started it (`Engine.forPerformance`, the session's seed), and every line of
+/// `events.log` is applied before the k-cycle it names — commands the way the audio thread
+/// applied them, async compiles and score text submitted so that the k-cycle takes them in.
+/// The recorded `input.wav` is fed back. Output frames match `audio.wav` one for one.
+///
+/// Thread: NRT (the caller's thread does everything).
+public final class SessionReplayer {
+    public let directory: URL
+    public let info: SessionInfo
+    let lines: [JournalLine]
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        info = try SessionInfo.read(directory)
+        let url = directory.appendingPathComponent("events.log")
+        guard let data = try? Data(contentsOf: url) else { throw SessionError.unreadable(url.path, "missing") }
+        var text = String(decoding: data, as: UTF8.self)
+        // A crash can cut the last line: only whole lines count.
+        if !text.hasSuffix("\n"), let cut = text.lastIndex(of: "\n") { text = String(text[...cut]) } else if !text.hasSuffix("\n") { text = "" }
+        var parsed: [JournalLine] = []
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            do { if let l = try JournalLine.parse(line) { parsed.append(l) } } catch {
+                throw SessionError.replay("events.log line \(i + 1): \(error)")
+            }
+        }
+        lines = parsed
+    }
+
+    /// The frames to render: what session.json says was recorded, else what audio.wav holds.
+    public var recordedFrames: Int64? {
+        if let f = info.frames { return f }
+        return try? SoundFileHeader.info(directory.appendingPathComponent("audio.wav").path).frames
+    }
+
+    /// Renders to `output` (float WAV, like audio.wav). `progress(done, total)` in seconds.
+    public func run(output: String, progress: (Double, Double) -> Void = { _, _ in },
+                    console: (ConsoleLine) -> Void = { _ in }) throws -> ReplaySummary {
+        try SoundFileWriter.checkWritable(output)
+        guard let target = recordedFrames else { throw SessionError.replay("no audio.wav and no frame count in session.json") }
+        let clock = ContinuousClock()
+        let began = clock.now
+        let source = info.engineSource(in: directory)
+        let options = EngineOptions(seed: info.seed)
+        let input = info.inputs > 0 ? try? SoundFileContents(path: directory.appendingPathComponent("input.wav").path) : nil
+        let texts = try orchestraTexts()
+
+        // Segments: one per engine (a rebuild starts another), each with its lines by k-cycle.
+        var segments: [(ksmps: Int, end: Int64?, lines: [JournalLine])] = []
+        for line in lines {
+            if case let .engine(previous, ksmps) = line {
+                if !segments.isEmpty { segments[segments.count - 1].end = previous }
+                segments.append((ksmps, nil, []))
+            } else if segments.isEmpty {
+                segments.append((info.ksmps, nil, [line]))
+            } else {
+                segments[segments.count - 1].lines.append(line)
+            }
+        }
+        if segments.isEmpty { segments = [(info.ksmps, nil, [])] }
+
+        let writer = try SoundFileWriter(path: output, sampleRate: info.sampleRate, channels: info.outputs, format: .float)
+        defer { writer.close() }
+        var frames: Int64 = 0
+        var compiled: [String] = []
+        var previous: Engine?
+        var lastReport = clock.now
+        var block: [Float] = []
+        for (index, segment) in segments.enumerated() where frames < target {
+            let engine = try Engine.forPerformance(source: source, options: options, sampleRate: info.sampleRate,
+                                                   ksmps: segment.ksmps, liveOrchestras: compiled)
+            defer { engine.console.flush().forEach(console) }
+            if let previous {
+                // As the driver's rebuild: input control channels keep their values.
+                for c in previous.channels() where c.kind == .control && c.isInput && !c.name.hasPrefix("podium.") {
+                    if let v = try? previous.control(c.name) { try? engine.setControl(c.name, v) }
+                }
+            }
+            let rt = engine.realtime
+            let ksmps = engine.ksmps
+            let outs = engine.outputChannels, ins = engine.inputChannels
+            let scale = rt.outputScale
+            var channels: [String: UnsafeMutablePointer<Double>] = [:]
+            func channel(_ name: String) throws -> UnsafeMutablePointer<Double> {
+                if let p = channels[name] { return p }
+                let p = try engine.controlChannelPointer(name)
+                channels[name] = p
+                return p
+            }
+            var momentary: [UnsafeMutablePointer<Double>] = []
+            var next = 0
+            var cycle: Int64 = 0
+            let recordingFrom: Int64? = index < info.startSegment ? nil : (index == info.startSegment ? info.startCycle : 0)
+            while frames < target {
+                if let end = segment.end, cycle >= end { break }
+                while next < segment.lines.count && segment.lines[next].cycle <= cycle {
+                    let line = segment.lines[next]
+                    next += 1
+                    switch line {
+                    case var .event(_, p):
+                        p.withUnsafeMutableBufferPointer { rt.scoreEvent($0.baseAddress!, count: $0.count) }
+                    case let .set(_, name, value):
+                        RTEngine.store(try channel(name), value)
+                    case let .momentary(_, name, value):
+                        let p = try channel(name)
+                        RTEngine.store(p, value)
+                        momentary.append(p)
+                    case let .string(_, name, text):
+                        try engine.setString(name, text)
+                    case let .compile(_, hash, src):
+                        guard let text = texts[hash] else { throw SessionError.replay("orchestras/\(hash).orc is missing") }
+                        _ = try engine.compileOrchestraAsync(text, source: src)
+                        compiled.append(text)
+                    case let .eval(_, code):
+                        _ = try engine.compileOrchestraAsync(code, source: "podium", register: false)
+                    case let .score(_, text):
+                        _ = engine.readScoreAsync(text)
+                    case .engine:
+                        break
+                    }
+                }
+                let recording = recordingFrom.map { cycle >= $0 } ?? false
+                let spin = engine.spin
+                for i in 0..<(ksmps * ins) { spin[i] = 0 }
+                if recording, let input, input.channels == ins {
+                    let start = Int(frames) * ins
+                    for i in 0..<min(ksmps * ins, max(0, input.samples.count - start)) {
+                        spin[i] = Double(Float(input.samples[start + i])) * rt.inputScale
+                    }
+                }
+                _ = engine.performKsmps()
+                for p in momentary { RTEngine.store(p, 0) }
+                momentary.removeAll(keepingCapacity: true)
+                cycle += 1
+                if recording {
+                    let take = Int(min(Int64(ksmps), target - frames))
+                    block.removeAll(keepingCapacity: true)
+                    let spout = engine.spout
+                    for i in 0..<(take * outs) { block.append(Float(spout[i] * scale)) }
+                    try block.withUnsafeBufferPointer { try writer.write(floats: $0.baseAddress!, frames: take) }
+                    frames += Int64(take)
+                }
+                if clock.now - lastReport > .milliseconds(100) {
+                    lastReport = clock.now
+                    engine.console.drain().forEach(console)
+                    progress(Double(frames) / Double(info.sampleRate), Double(target) / Double(info.sampleRate))
+                }
+            }
+            previous = engine
+        }
+        progress(Double(frames) / Double(info.sampleRate), Double(target) / Double(info.sampleRate))
+        let wall = clock.now - began
+        return ReplaySummary(output: output, frames: frames, sampleRate: info.sampleRate,
+                             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18,
+                             events: lines.count)
+    }
+
+    private func orchestraTexts() throws -> [String: String] {
+        var texts: [String: String] = [:]
+        let dir = directory.appendingPathComponent("orchestras")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where name.hasSuffix(".orc") {
+            texts[(name as NSString).deletingPathExtension] = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+        }
+        return texts
+    }
+}

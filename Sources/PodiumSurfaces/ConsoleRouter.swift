@@ -1,0 +1,103 @@
+import Foundation
+import PodiumEngine
+import Synchronization
+
+/// Routes the performance's console — Csound's lines (drained from the engine's rings by the
+/// driver) and Podium's own notices — to its sinks: the terminal (above the REPL prompt,
+/// filtered by --quiet/--verbose), the session's console.log, OSC subscribers.
+///
+/// `post` never blocks on a sink: lines wait in a bounded queue that a console thread
+/// (`podium-console`) empties. When sinks fall behind (a stalled terminal), the oldest waiting
+/// lines are dropped and the next line says how many.
+public final class ConsoleRouter: @unchecked Sendable {
+    public struct Sink: Sendable {
+        /// The least severe line this sink wants.
+        public var minimum: ConsoleLine.Level
+        public var write: @Sendable (ConsoleLine) -> Void
+        public init(minimum: ConsoleLine.Level, write: @escaping @Sendable (ConsoleLine) -> Void) {
+            self.minimum = minimum
+            self.write = write
+        }
+    }
+
+    private struct Queue {
+        var lines: [ConsoleLine] = []
+        var head = 0
+        var dropped = 0
+        var sinks: [String: Sink] = [:]
+    }
+    private let queue = Mutex(Queue())
+    private let wake = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    public let capacity: Int
+    /// Lines dropped because the sinks fell behind (all time).
+    public let droppedTotal = Atomic<Int>(0)
+
+    public init(capacity: Int = 8192) { self.capacity = capacity }
+
+    /// Adds or replaces the sink called `name`.
+    public func setSink(_ name: String, _ sink: Sink?) {
+        queue.withLock { $0.sinks[name] = sink }
+    }
+
+    /// Queues a line for the sinks. Never blocks on them.
+    // Thread: any NRT (the driver's supervisor, surfaces with notices)
+    public func post(_ line: ConsoleLine) {
+        queue.withLock { q in
+            if q.lines.count - q.head >= capacity {
+                q.head += 1
+                q.dropped += 1
+                if q.head >= capacity { q.lines.removeFirst(q.head); q.head = 0 }
+            }
+            q.lines.append(line)
+        }
+        wake.signal()
+    }
+
+    /// A notice from Podium itself ("podium: …"), in the same stream.
+    public func notice(_ text: String, level: ConsoleLine.Level = .orchestra) {
+        post(ConsoleLine(level: level, text: "podium: \(text)"))
+    }
+
+    public func start() {
+        running.store(true, ordering: .releasing)
+        let thread = Thread { [self] in
+            while running.load(ordering: .acquiring) {
+                _ = wake.wait(timeout: .now() + .milliseconds(100))
+                deliver()
+            }
+            deliver()
+            done.signal()
+        }
+        thread.name = "podium-console"
+        thread.start()
+    }
+
+    /// Delivers what is queued and stops the thread.
+    public func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
+        done.wait()
+    }
+
+    // Thread: podium-console
+    private func deliver() {
+        let (lines, dropped, sinks) = queue.withLock { q -> ([ConsoleLine], Int, [Sink]) in
+            let lines = Array(q.lines[q.head...])
+            let dropped = q.dropped
+            q.lines.removeAll(keepingCapacity: true)
+            q.head = 0
+            q.dropped = 0
+            return (lines, dropped, Array(q.sinks.values))
+        }
+        var all = lines
+        if dropped > 0 {
+            droppedTotal.add(dropped, ordering: .relaxed)
+            all.insert(ConsoleLine(level: .warning, text: "podium: \(dropped) console lines dropped (the console could not keep up)"), at: 0)
+        }
+        for line in all {
+            for sink in sinks where line.level >= sink.minimum { sink.write(line) }
+        }
+    }
+}
