@@ -27,7 +27,7 @@ let package = Package(
         // The real-time core: POD commands, SPSC rings, the JACK process callback and its driver.
         .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack"]),
         // Control surfaces: turn performer input (scripts; REPL, OSC, MIDI later) into Commands.
-        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "CReadline"]),
+        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "CReadline", "CJack"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
         .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),

@@ -37,4 +37,13 @@ static inline uint64_t podium_now_ns(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+/// Lowers the calling thread's scheduling priority (nice), so that non-real-time helpers
+/// (the console router) yield to the JACK threads when the server runs without -R.
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int podium_nice_current_thread(int nice) {
+  return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
 #endif

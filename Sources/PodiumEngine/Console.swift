@@ -191,15 +191,17 @@ public final class Console: @unchecked Sendable {
         let level = ConsoleLine.Level(csoundAttribute: attr)
         var (currentLevel, current) = pending[stream] ?? (level, "")
         if current.isEmpty { currentLevel = level } else if level > currentLevel { currentLevel = level }
-        for ch in stripANSI(text) {
-            if ch == "\n" {
-                lines.append(ConsoleLine(level: Console.classify(currentLevel, current), text: current))
-                current = ""
-                currentLevel = level
-            } else {
-                current.append(ch)
-            }
+        // Whole pieces between newlines, not characters: a printk flood is thousands a second.
+        let clean = text.utf8.contains(where: { $0 == 0x1B || $0 == 0 }) ? stripANSI(text) : text
+        var pieces = clean.split(separator: "\n", omittingEmptySubsequences: false)
+        let rest = pieces.removeLast()
+        for piece in pieces {
+            current += piece
+            lines.append(ConsoleLine(level: Console.classify(currentLevel, current), text: current))
+            current = ""
+            currentLevel = level
         }
+        current += rest
         pending[stream] = (currentLevel, current)
     }
 

@@ -254,12 +254,17 @@ public final class JackDriver: @unchecked Sendable {
         }
     }
 
-    /// Sets a string channel (Csound copies it under its own spin lock; not for the audio
-    /// thread). Journaled at the k-cycle the audio thread is on.
+    /// Sets a string channel. Csound copies the text (allocating when it grows), so this stays
+    /// off the audio thread: it waits for a moment between two callbacks (at most a period)
+    /// and sets it there, so the journal can name the k-cycle that first sees it.
     public func setString(_ name: String, _ value: String) throws {
         try lock.withLock {
+            let deadline = Date().addingTimeInterval(0.05)
+            while state.pointee.callbackSeq.load(ordering: .acquiring) & 1 == 1 && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.00005)
+            }
             try _engine!.setString(name, value)
-            journal.string(name, value, cycle: state.pointee.cycleNow.load(ordering: .relaxed))
+            journal.string(name, value, cycle: state.pointee.cycleNow.load(ordering: .acquiring))
         }
     }
 
@@ -351,8 +356,15 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     private func supervise() {
+        var lastSync = ContinuousClock.now
         while running.load(ordering: .acquiring) {
+            // Everything the audio thread applied before this cycle is in the applied ring now.
+            let through = state.pointee.cycleNow.load(ordering: .acquiring) - 1
             drainSideRings()
+            if ContinuousClock.now - lastSync >= .seconds(1), through >= 0 {
+                lastSync = ContinuousClock.now
+                journal.sync(through: through)
+            }
             if state.pointee.serverGone.load(ordering: .acquiring) { reconnect() }
             let misaligned = state.pointee.misalignedPeriod.load(ordering: .acquiring)
             if misaligned != 0 { realign(period: misaligned) }

@@ -10,6 +10,9 @@ import Foundation
 ///     <cycle> compile <hash> "<source>"      (text in orchestras/<hash>.orc)
 ///     <cycle> eval "<code>"                  (host questions: global code, not orchestra)
 ///     <cycle> score "<text>"
+///     <cycle> sync                           events.log is complete through this k-cycle
+///                                            (written about once a second; repair and replay
+///                                            after a crash trust the audio only that far)
 ///     <cycles> engine <ksmps>                an engine starts (first line; again when the period
 ///                                            forces a rebuild: <cycles> is how many k-cycles the
 ///                                            previous engine performed; counting starts at 0 again)
@@ -26,11 +29,12 @@ public enum JournalLine: Equatable, Sendable {
     case eval(cycle: Int64, code: String)
     case score(cycle: Int64, text: String)
     case engine(cycle: Int64, ksmps: Int)
+    case sync(cycle: Int64)
 
     public var cycle: Int64 {
         switch self {
         case let .event(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
-             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _): return c
+             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c): return c
         }
     }
 
@@ -44,6 +48,7 @@ public enum JournalLine: Equatable, Sendable {
         case let .eval(c, code): return "\(c) eval \(JournalLine.quote(code))"
         case let .score(c, t): return "\(c) score \(JournalLine.quote(t))"
         case let .engine(c, k): return "\(c) engine \(k)"
+        case let .sync(c): return "\(c) sync"
         }
     }
 
@@ -80,6 +85,7 @@ public enum JournalLine: Equatable, Sendable {
         case "compile": let h = String(word()); return .compile(cycle: cycle, hash: h, source: try string())
         case "eval": return .eval(cycle: cycle, code: try string())
         case "score": return .score(cycle: cycle, text: try string())
+        case "sync": return .sync(cycle: cycle)
         case "engine":
             guard let k = Int(word()) else { throw JournalError.malformed(String(line), "no ksmps") }
             return .engine(cycle: cycle, ksmps: k)
@@ -257,6 +263,15 @@ public final class Journal: @unchecked Sendable {
             case .scheduleFull, .stale:
                 break
             }
+        }
+    }
+
+    /// Notes that every line through `cycle` has been journaled.
+    func sync(through cycle: Int64) {
+        lock.withLock {
+            flushOpen()
+            open.append(.sync(cycle: cycle))
+            flushOpen()
         }
     }
 

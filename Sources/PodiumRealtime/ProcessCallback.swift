@@ -15,6 +15,8 @@ import PodiumEngine
 func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let s = arg.assumingMemoryBound(to: RTState.self)
+    s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing)
+    defer { s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing) }
     let started = _unsafePerformance { podium_now_ns() }
     let n = Int(nframes)
     adoptPendingEngine(s)
@@ -130,7 +132,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         }
         k += ksmps
     }
-    s.pointee.cycleNow.store(s.pointee.cycle, ordering: .relaxed)
+    s.pointee.cycleNow.store(s.pointee.cycle, ordering: .releasing)  // after this period's reports
     // Ports beyond the orchestra's channels stay silent.
     for c in outs..<s.pointee.outCount {
         if let port = s.pointee.outPorts[c] { zero(port, n) }
@@ -234,7 +236,10 @@ func noteMarkers(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frame: 
     let scored = RTEngine.load(engine.scoredMarker)
     if scored != s.pointee.lastScored {
         s.pointee.lastScored = scored
-        report(s, Applied(kind: .scoreRead, id: UInt64(scored), cycle: s.pointee.cycle - 1, frame: frame))
+        // Csound reads queued score text in the k-cycle's kperf, after that cycle's sensevents:
+        // its events (the marker note among them) start one k-cycle later. The text was read
+        // in the cycle before the one just performed.
+        report(s, Applied(kind: .scoreRead, id: UInt64(scored), cycle: s.pointee.cycle - 2, frame: frame))
     }
 }
 

@@ -80,6 +80,9 @@ struct RTState: ~Copyable {
     let tapStartCycle = Atomic<Int64>(0)
     /// RT → NRT: the k-cycle the engine is on (for stamping what does not pass through commands).
     let cycleNow = Atomic<Int64>(0)
+    /// RT: incremented when a callback starts and when it ends (odd: inside one). Lets the
+    /// NRT side change what Csound reads between two callbacks (string channels).
+    let callbackSeq = Atomic<UInt64>(0)
 
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>

@@ -39,7 +39,7 @@ public final class Recording: RecordingControl, @unchecked Sendable {
     public var recordingDirectory: String? { lock.withLock { current?.directory.path } }
 
     /// For console.log (the console router calls it for every line).
-    public func console(_ line: ConsoleLine) {
-        lock.withLock { current }?.console(line)
+    public func console(_ lines: [ConsoleLine]) {
+        lock.withLock { current }?.console(lines)
     }
 }

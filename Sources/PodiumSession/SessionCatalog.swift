@@ -1,5 +1,6 @@
 import Foundation
 import PodiumAudioFile
+import PodiumRealtime
 
 /// One session as `podium sessions` lists it.
 public struct SessionListing: Sendable {
@@ -58,10 +59,32 @@ public enum SessionCatalog {
             info.duration = Double(frames) / Double(info.sampleRate)
             info.status = "repaired"
             info.notes.append("repaired after an interrupted recording")
+            // The audio may run past the last point events.log is known complete for.
+            if let complete = completeFrames(events: events, info: info), complete < frames {
+                info.replayFrames = complete
+                info.notes.append(String(format: "replay stops at %.2f s: events.log is complete only that far", Double(complete) / Double(info.sampleRate)))
+            }
             try info.write(to: dir)
         }
         return String(format: "%@: audio.wav %lld → %lld frames (%.2f s)%@", dir.lastPathComponent, before, frames,
                       Double(frames) / Double(info.sampleRate), cut > 0 ? ", dropped a cut-off events.log line" : "")
+    }
+
+    /// The frames of audio.wav that events.log covers: up to its last `sync` line, when the
+    /// recording and that line belong to the same engine.
+    static func completeFrames(events: URL, info: SessionInfo) -> Int64? {
+        guard let text = try? String(contentsOf: events, encoding: .utf8) else { return nil }
+        var engines = 0, ksmps = info.ksmps
+        var sync: Int64?
+        for line in text.split(separator: "\n") {
+            switch try? JournalLine.parse(line) {
+            case let .engine(_, k)?: engines += 1; ksmps = k; sync = nil
+            case let .sync(c)?: sync = c
+            default: break
+            }
+        }
+        guard let sync, engines - 1 == info.startSegment else { return nil }
+        return max(0, (sync - info.startCycle + 1) * Int64(ksmps))
     }
 
     static func size(of dir: URL) -> Int64 {

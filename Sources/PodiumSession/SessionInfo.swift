@@ -35,6 +35,9 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     /// Seconds of audio recorded (set when the recording stops, or by --repair).
     public var duration: Double?
     public var frames: Int64?
+    /// After a crash: the frames events.log is known complete for (its last `sync`); replay
+    /// renders this many. nil: all of them.
+    public var replayFrames: Int64?
     /// recording (still running, or interrupted when its process is gone), complete, repaired.
     public var status: String
     /// The recording process (to tell a running recording from a crashed one).

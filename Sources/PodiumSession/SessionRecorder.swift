@@ -107,10 +107,12 @@ public final class SessionRecorder: @unchecked Sendable {
 
     /// A console line for console.log.
     // Thread: the console router
-    public func console(_ line: ConsoleLine) {
+    public func console(_ lines: [ConsoleLine]) {
         let elapsed = ContinuousClock.now - began
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let text = String(format: "%9.3f %@ %@\n", seconds, SessionRecorder.levelName(line.level), line.text)
+        let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        let stamp = "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())"
+        var text = ""
+        for line in lines { text += "\(stamp) \(SessionRecorder.levelName(line.level)) \(line.text)\n" }
         consoleLock.withLock { try? consoleLog.write(contentsOf: Data(text.utf8)) }
     }
 

@@ -45,7 +45,7 @@ public final class SessionReplayer {
 
     /// The frames to render: what session.json says was recorded, else what audio.wav holds.
     public var recordedFrames: Int64? {
-        if let f = info.frames { return f }
+        if let f = info.replayFrames ?? info.frames { return f }
         return try? SoundFileHeader.info(directory.appendingPathComponent("audio.wav").path).frames
     }
 
@@ -131,7 +131,7 @@ public final class SessionReplayer {
                         _ = try engine.compileOrchestraAsync(code, source: "podium", register: false)
                     case let .score(_, text):
                         _ = engine.readScoreAsync(text)
-                    case .engine:
+                    case .engine, .sync:
                         break
                     }
                 }

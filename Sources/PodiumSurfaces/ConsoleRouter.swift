@@ -1,3 +1,4 @@
+import CJack
 import Foundation
 import PodiumEngine
 import Synchronization
@@ -13,10 +14,15 @@ public final class ConsoleRouter: @unchecked Sendable {
     public struct Sink: Sendable {
         /// The least severe line this sink wants.
         public var minimum: ConsoleLine.Level
-        public var write: @Sendable (ConsoleLine) -> Void
-        public init(minimum: ConsoleLine.Level, write: @escaping @Sendable (ConsoleLine) -> Void) {
+        /// Gets the lines waiting since the last delivery, in order (one write for many lines).
+        public var write: @Sendable ([ConsoleLine]) -> Void
+        public init(minimum: ConsoleLine.Level, batch write: @escaping @Sendable ([ConsoleLine]) -> Void) {
             self.minimum = minimum
             self.write = write
+        }
+        public init(minimum: ConsoleLine.Level, write: @escaping @Sendable (ConsoleLine) -> Void) {
+            self.minimum = minimum
+            self.write = { for line in $0 { write(line) } }
         }
     }
 
@@ -63,6 +69,8 @@ public final class ConsoleRouter: @unchecked Sendable {
     public func start() {
         running.store(true, ordering: .releasing)
         let thread = Thread { [self] in
+            // Below the other threads: a flood of console lines waits, the audio does not.
+            _ = podium_nice_current_thread(10)
             while running.load(ordering: .acquiring) {
                 _ = wake.wait(timeout: .now() + .milliseconds(100))
                 deliver()
@@ -96,8 +104,10 @@ public final class ConsoleRouter: @unchecked Sendable {
             droppedTotal.add(dropped, ordering: .relaxed)
             all.insert(ConsoleLine(level: .warning, text: "podium: \(dropped) console lines dropped (the console could not keep up)"), at: 0)
         }
-        for line in all {
-            for sink in sinks where line.level >= sink.minimum { sink.write(line) }
+        guard !all.isEmpty else { return }
+        for sink in sinks {
+            let wanted = all.filter { $0.level >= sink.minimum }
+            if !wanted.isEmpty { sink.write(wanted) }
         }
     }
 }

@@ -118,7 +118,7 @@ struct Play: ParsableCommand {
         // the session's console.log and OSC subscribers.
         let minimum = orchestra.minimumLevel(default: .orchestra)
         let router = ConsoleRouter()
-        router.setSink("terminal", .init(minimum: minimum) { Terminal.error($0.text) })
+        router.setSink("terminal", .init(minimum: minimum, batch: { Terminal.error($0.map(\.text).joined(separator: "\n")) }))
         router.start()
         defer { router.stop() }
         driver.onConsole = { router.post($0) }
@@ -130,7 +130,7 @@ struct Play: ParsableCommand {
         Terminal.error("podium: playing \(orchestra.file) — \(driver.description)")
         let recording = Recording(driver: driver, sessions: URL(fileURLWithPath: sessionsDirectory), podiumVersion: Podium.version)
         recording.onProblem = { router.notice($0, level: .error) }
-        router.setSink("session", .init(minimum: .debug) { recording.console($0) })
+        router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }))
         if record {
             do { Terminal.error("podium: recording to \(try recording.startRecording())") } catch {
                 Terminal.error("podium: \(error) — playing without recording")
@@ -204,7 +204,7 @@ struct Play: ParsableCommand {
         let repl = interactive ? ReadlineREPL(session: session, historyPath: ReplHistory.path) : nil
         if let repl {
             // Console lines go above the prompt, never through the line being typed.
-            router.setSink("terminal", .init(minimum: minimum) { repl.post($0.text) })
+            router.setSink("terminal", .init(minimum: minimum, batch: { repl.post($0.map(\.text).joined(separator: "\n")) }))
         }
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
