@@ -46,7 +46,8 @@ let package = Package(
         // Measuring tools for tests and benchmarks: a dummy JACK server, a frame-stamped capture client.
         .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumRealtime"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
-        .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumProbe", "PodiumOSC", "PodiumSurfaces"],
+        .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
+                                                             "PodiumSession", "PodiumAudioFile"],
                           path: "bench/Sources/podium-bench"),
         // Tests only: counts the heap allocations of one thread (the audio thread).
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),

@@ -26,4 +26,28 @@ static inline MYFLT podium_channel_load(const MYFLT *p) {
   __atomic_load((MYFLT *)p, &v, __ATOMIC_SEQ_CST);
   return v;
 }
+
+/// A string channel's storage (csoundCore.h's STRINGDAT: what csoundGetChannelPtr returns
+/// for a string channel).
+typedef struct { char *data; int size; } podium_stringdat;
+
+static inline int podium_string_capacity(const void *stringdat) {
+  return ((const podium_stringdat *)stringdat)->size;
+}
+
+/// Stores a string into a channel whose storage already holds it (no allocation: the host
+/// reserves the storage before the performance), under the channel's spin lock as
+/// csoundSetStringChannel does. Returns 0 (and changes nothing) when it does not fit.
+static inline int podium_string_store(void *stringdat, int32_t *lock, const char *bytes, int n) {
+  podium_stringdat *s = (podium_stringdat *)stringdat;
+  int stored = 0;
+  if (lock) csoundSpinLock(lock);
+  if (s->data && n + 1 <= s->size) {
+    for (int i = 0; i < n; i++) s->data[i] = bytes[i];
+    s->data[n] = 0;
+    stored = 1;
+  }
+  if (lock) csoundSpinUnLock(lock);
+  return stored;
+}
 #endif

@@ -26,11 +26,11 @@ public struct ConsoleLine: Sendable, Equatable {
 /// State the message callback reaches through Csound's host-data pointer.
 /// Preallocated; the RT branch touches only this (no ARC, no locks).
 struct ConsoleShared: ~Copyable {
-    /// Bytes from the audio thread: [attr Int32][length UInt16][bytes]; one producer (RT), one consumer.
-    let rtRing: UnsafeMutablePointer<jack_ringbuffer_t>
+    /// Messages from the audio thread (drops the oldest when full); one producer (RT), one consumer.
+    var rtRing: ConsoleRing
     /// pthread_t of the thread that performs in real time; 0 when none.
     let rtThread = Atomic<UInt>(0)
-    /// Messages the RT branch could not fit (counted, never blocking).
+    /// Messages from the audio thread lost to overflow (the oldest; counted by the consumer).
     let rtDropped = Atomic<Int>(0)
     /// The NRT side (any other thread that prints: compile, parse, offline perform).
     let owner: Unmanaged<Console>
@@ -43,19 +43,8 @@ let maxRecordText = 1024
 // Thread: RT (the audio thread while performing)
 @_noLocks @_noAllocation
 func consoleWriteRT(_ shared: UnsafeMutablePointer<ConsoleShared>, _ attr: Int32, _ text: UnsafePointer<CChar>) {
-    let ring = shared.pointee.rtRing
-    _unsafePerformance {
-        let length = min(Int(strnlen(text, maxRecordText)), maxRecordText)
-        if jack_ringbuffer_write_space(ring) < recordHeaderSize + length {
-            shared.pointee.rtDropped.add(1, ordering: .relaxed)
-            return
-        }
-        var a = attr
-        var n = UInt16(length)
-        withUnsafeBytes(of: &a) { _ = jack_ringbuffer_write(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 4) }
-        withUnsafeBytes(of: &n) { _ = jack_ringbuffer_write(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), 2) }
-        _ = jack_ringbuffer_write(ring, text, length)
-    }
+    let length = _unsafePerformance { min(Int(strnlen(text, maxRecordText)), maxRecordText) }
+    shared.pointee.rtRing.write(attr: attr, text: text, length: length)
 }
 
 /// Csound's message-string callback. Runs on whatever thread prints.
@@ -84,19 +73,14 @@ public final class Console: @unchecked Sendable {
     private let nrt = Mutex(NRTState())
     // Consumer-only state (one drainer).
     private var pending: [Int: (ConsoleLine.Level, String)] = [:]
-    private var scratch: [CChar]
 
     // Thread: NRT (owner)
     public init(ringBytes: Int = 1 << 16) {
-        guard let ring = jack_ringbuffer_create(ringBytes) else { fatalError("jack_ringbuffer_create(\(ringBytes)) failed: out of memory") }
-        _ = jack_ringbuffer_mlock(ring)
         shared = .allocate(capacity: 1)
-        scratch = [CChar](repeating: 0, count: maxRecordText + 1)
-        shared.initialize(to: ConsoleShared(rtRing: ring, owner: .passUnretained(self)))
+        shared.initialize(to: ConsoleShared(rtRing: ConsoleRing(slots: max(16, ringBytes / ConsoleRing.slotBytes)), owner: .passUnretained(self)))
     }
 
     deinit {
-        jack_ringbuffer_free(shared.pointee.rtRing)
         shared.deinitialize(count: 1)
         shared.deallocate()
     }
@@ -155,21 +139,17 @@ public final class Console: @unchecked Sendable {
     // Thread: NRT (the one console consumer)
     public func drain() -> [ConsoleLine] {
         var lines: [ConsoleLine] = []
-        let ring = shared.pointee.rtRing
-        var header = [UInt8](repeating: 0, count: recordHeaderSize)
-        while jack_ringbuffer_read_space(ring) >= recordHeaderSize {
-            header.withUnsafeMutableBytes { _ = jack_ringbuffer_peek(ring, $0.baseAddress!.assumingMemoryBound(to: CChar.self), recordHeaderSize) }
-            let attr = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 0, as: Int32.self) }
-            let length = Int(header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4, as: UInt16.self) })
-            guard jack_ringbuffer_read_space(ring) >= recordHeaderSize + length else { break }
-            jack_ringbuffer_read_advance(ring, recordHeaderSize)
-            let text = scratch.withUnsafeMutableBufferPointer { buf -> String in
-                _ = jack_ringbuffer_read(ring, buf.baseAddress, length)
-                buf[length] = 0
-                return String(cString: buf.baseAddress!)
-            }
-            Console.assemble(attr: attr, text: text, stream: 1, pending: &pending, into: &lines)
+        var pieces: [(Int32, String)] = []
+        let lost = shared.pointee.rtRing.read { attr, bytes in
+            pieces.append((attr, String(decoding: bytes, as: UTF8.self)))
         }
+        if lost > 0 {
+            shared.pointee.rtDropped.add(Int(lost), ordering: .relaxed)
+            // A line whose start was overwritten would be spliced: drop the unfinished one.
+            pending[1] = nil
+            lines.append(ConsoleLine(level: .warning, text: "podium: \(lost) console messages from the audio thread dropped (the oldest; the console could not keep up)"))
+        }
+        for (attr, text) in pieces { Console.assemble(attr: attr, text: text, stream: 1, pending: &pending, into: &lines) }
         let fragments = nrt.withLock { s -> [(Int32, String)] in defer { s.fragments = [] }; return s.fragments }
         for (attr, text) in fragments { Console.assemble(attr: attr, text: text, stream: 0, pending: &pending, into: &lines) }
         return lines

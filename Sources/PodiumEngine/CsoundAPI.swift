@@ -96,6 +96,15 @@ public struct CsoundAPI: @unchecked Sendable {
         return (p, rc)
     }
 
+    /// A string channel's storage (STRINGDAT) and its spin lock, for stores without allocation.
+    // Thread: NRT
+    func stringChannelStorage(_ name: String) -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?)? {
+        var p: UnsafeMutablePointer<Double>?
+        let type: Int32 = 3 | 16  // CSOUND_STRING_CHANNEL | CSOUND_INPUT_CHANNEL
+        guard csoundGetChannelPtr(raw, &p, name, type) == 0, let p else { return nil }
+        return (UnsafeMutableRawPointer(p), csoundGetChannelLock(raw, name))
+    }
+
     // Thread: NRT
     func listChannels() -> [ChannelInfo] {
         var list: UnsafeMutablePointer<controlChannelInfo_t>?

@@ -231,6 +231,28 @@ public final class Engine: @unchecked Sendable {
         api.setStringChannel(name, value)
     }
 
+    /// Room every string input channel keeps, so that the audio thread can store values up to
+    /// this many bytes (less one) without Csound allocating.
+    public static let stringCapacity = 128
+
+    /// Grows every string input channel's storage to `stringCapacity` (Csound keeps the
+    /// largest size it has held), keeping its value.
+    // Thread: NRT (before the performance)
+    func reserveStringChannels() {
+        for c in channels() where c.kind == .string && c.isInput {
+            let value = api.stringChannel(c.name)
+            api.setStringChannel(c.name, String(repeating: " ", count: Engine.stringCapacity - 1))
+            api.setStringChannel(c.name, value)
+        }
+    }
+
+    /// A string channel's storage and lock, for the audio thread's `RTEngine.storeString`.
+    public func stringChannelStorage(_ name: String) throws -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?) {
+        let (_, rc) = api.channelPointer(name, type: 0)
+        guard rc & 15 == 3, let s = api.stringChannelStorage(name) else { throw EngineError.unknownChannel(name) }
+        return s
+    }
+
     public func string(_ name: String) throws -> String {
         let (_, rc) = api.channelPointer(name, type: 0)
         guard rc & 15 == 3 else { throw EngineError.unknownChannel(name) }
@@ -273,6 +295,7 @@ public final class Engine: @unchecked Sendable {
         let engine = try Engine(options: o)
         try engine.compile(source)
         try engine.start()
+        engine.reserveStringChannels()
         // A live performance never ends by itself. Read after start: before it, Csound 6.18
         // takes this text as the whole score of a CSD and ends at once.
         try engine.readScore("f 0 z\n", source: "podium")

@@ -46,6 +46,21 @@ public struct RTEngine: @unchecked Sendable {
         _unsafePerformance { podium_channel_store(channel, value) }
     }
 
+    /// Stores `count` bytes into a string channel's reserved storage (no allocation). False when
+    /// it does not fit. Takes the channel's spin lock, as Csound's own chnget/chnset do on this thread.
+    // Thread: RT
+    @_noLocks @_noAllocation @inline(__always)
+    public static func storeString(_ storage: UnsafeMutableRawPointer, lock: UnsafeMutablePointer<Int32>?,
+                                   _ bytes: UnsafePointer<CChar>, count: Int) -> Bool {
+        _unsafePerformance { podium_string_store(storage, lock, bytes, Int32(count)) != 0 }
+    }
+
+    /// The bytes a string channel's storage can hold.
+    // Thread: any
+    public static func stringCapacity(_ storage: UnsafeMutableRawPointer) -> Int {
+        Int(podium_string_capacity(storage))
+    }
+
     /// Atomic load from a cached control channel.
     // Thread: RT
     @_noLocks @_noAllocation @inline(__always)

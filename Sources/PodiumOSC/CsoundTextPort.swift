@@ -111,7 +111,7 @@ public final class CsoundTextPort: @unchecked Sendable {
                     guard let v = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return error("not a number: \(parts[1])") }
                     try producer.set(parts[0], v)
                 } else {
-                    try driver.setString(parts[0], parts[1])
+                    try producer.setString(parts[0], parts[1])
                 }
             } catch { self.error("\(error)") }
         case ":":

@@ -300,8 +300,15 @@ public final class OSCSurface: @unchecked Sendable {
 
     private func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         var rest: [String] = []
-        for line in text.split(whereSeparator: \.isNewline) {
-            switch ScoreLine.parse(String(line)) {
+        var lines: [String] = []
+        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
+            // `chord …` and `scale …` lines become their notes.
+            do { lines += try Music.expand(line) ?? [line] } catch {
+                return bad(m, source, "\(error)")
+            }
+        }
+        for line in lines {
+            switch ScoreLine.parse(line) {
             case let .event(instrument, fields)?: post(instrument: instrument, fields: fields, m, source, frame)
             case let .text(t)?: rest.append(t)
             case nil: continue
@@ -313,7 +320,7 @@ public final class OSCSurface: @unchecked Sendable {
     private func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         guard let value = m.arguments.first else { return bad(m, source, "expected a value") }
         if let text = value.string {
-            do { try driver.setString(name, text) } catch {
+            do { try producer.setString(name, text, frame: frame) } catch {
                 count { $0.unknownTargets += 1 }
                 reply(to: source, "/podium/error", [.string("\(error)")])
             }

@@ -8,6 +8,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         case setControl
         /// Store `value` for exactly one k-cycle, then 0 (a momentary button).
         case momentary
+        /// Store the `count` bytes held in `pfields` into the string channel whose reserved
+        /// storage is `storage` (see `Engine.stringCapacity`).
+        case setString
     }
 
     public static let maxPFields = 16
@@ -23,6 +26,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
     /// A control channel pointer cached from the engine (setControl, momentary).
     public var channel: UnsafeMutablePointer<Double>?
     public var value: Double
+    /// setString: the channel's storage and spin lock.
+    public var storage: UnsafeMutableRawPointer? = nil
+    public var lock: UnsafeMutablePointer<Int32>? = nil
     public var count: Int32
     public var pfields: InlineArray<16, Double>
 

@@ -9,6 +9,10 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var lateCommands: UInt64
     public var xruns: UInt64
     public var maxCallbackMicroseconds: Double
+    /// Mean time per recorded k-cycle spent handing audio to the recording (interleave + ring write).
+    public var recordMicrosecondsPerCycle: Double
+    /// Mean callback time since the last `resetCallbackTimes`.
+    public var meanCallbackMicroseconds: Double
     public var periodMicroseconds: Double
     /// Callback time as a fraction of the period, from the histogram (0.5 % steps).
     public var p50: Double
@@ -35,6 +39,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
+        recordMicrosecondsPerCycle = c(.recordCycles) > 0 ? Double(c(.recordNs)) / Double(c(.recordCycles)) / 1000 : 0
+        meanCallbackMicroseconds = total > 0 ? Double(c(.totalCallbackNs)) / Double(total) / 1000 : 0
         func percentile(_ q: Double) -> Double {
             guard total > 0 else { return 0 }
             let target = UInt64((Double(total) * q).rounded(.up))

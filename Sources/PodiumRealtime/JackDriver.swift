@@ -44,6 +44,7 @@ public final class JackDriver: @unchecked Sendable {
     private var generation: UInt32 = 1
     private var liveOrchestras: [String] = []
     private var channelCache: [String: UnsafeMutablePointer<Double>] = [:]
+    private var stringCache: [String: (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?)] = [:]
     private var api: JackAPI?
     private var inPorts: [OpaquePointer] = []
     private var outPorts: [OpaquePointer] = []
@@ -189,6 +190,17 @@ public final class JackDriver: @unchecked Sendable {
         }
     }
 
+    /// A string channel's storage and lock (cached), and the current generation.
+    func stringChannel(_ name: String) throws -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?, UInt32) {
+        try lock.withLock {
+            if let s = stringCache[name] { return (s.0, s.1, generation) }
+            let s = try _engine!.stringChannelStorage(name)
+            stringCache[name] = s
+            journal.name(s.0.assumingMemoryBound(to: Double.self), name)
+            return (s.0, s.1, generation)
+        }
+    }
+
     /// Current generation and a cached pointer to a declared control channel.
     func channel(_ name: String) throws -> (UnsafeMutablePointer<Double>, UInt32) {
         try lock.withLock {
@@ -254,17 +266,22 @@ public final class JackDriver: @unchecked Sendable {
         }
     }
 
-    /// Sets a string channel. Csound copies the text (allocating when it grows), so this stays
-    /// off the audio thread: it waits for a moment between two callbacks (at most a period)
-    /// and sets it there, so the journal can name the k-cycle that first sees it.
+    /// Sets a string channel from the non-real-time side: for text longer than the storage the
+    /// engine reserved (`Engine.stringCapacity`), which only Csound can grow. (Shorter text goes
+    /// through `CommandProducer.setString`, applied on an exact k-cycle.) It waits for a moment
+    /// between two callbacks (at most a period) and sets it there; the journal stamps it with
+    /// the next k-cycle, exact unless a callback starts during the copy.
     public func setString(_ name: String, _ value: String) throws {
         try lock.withLock {
             let deadline = Date().addingTimeInterval(0.05)
             while state.pointee.callbackSeq.load(ordering: .acquiring) & 1 == 1 && Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.00005)
             }
+            // The first k-cycle of the next callback is the first to see it. (A callback that
+            // starts during the copy reads the channel microseconds later, inside Csound.)
+            let cycle = state.pointee.cycleNow.load(ordering: .acquiring)
             try _engine!.setString(name, value)
-            journal.string(name, value, cycle: state.pointee.cycleNow.load(ordering: .acquiring))
+            journal.string(name, value, cycle: cycle)
         }
     }
 
@@ -309,6 +326,7 @@ public final class JackDriver: @unchecked Sendable {
     /// Starts the callback-time statistics afresh (after a warm-up, say). Counts are kept.
     public func resetCallbackTimes() {
         podium_counter_store(state.pointee.stats + StatIndex.maxCallbackNs.rawValue, 0)
+        podium_counter_store(state.pointee.stats + StatIndex.totalCallbackNs.rawValue, 0)
         for i in 0..<RTLimits.histogramBuckets { podium_counter_store(state.pointee.stats + RTLimits.histogramStart + i, 0) }
     }
 
@@ -356,6 +374,9 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     private func supervise() {
+        // Below the JACK threads (which run without real-time priority under jackd -r):
+        // console floods and journaling wait, the audio does not.
+        _ = podium_nice_current_thread(5)
         var lastSync = ContinuousClock.now
         while running.load(ordering: .acquiring) {
             // Everything the audio thread applied before this cycle is in the applied ring now.
@@ -414,6 +435,7 @@ public final class JackDriver: @unchecked Sendable {
         lock.withLock {
             generation &+= 1
             channelCache = [:]
+            stringCache = [:]
             journal.forgetChannels()
             journal.engine(ksmps: ksmps, after: state.pointee.cycle)
         }
@@ -500,6 +522,28 @@ public final class CommandProducer: @unchecked Sendable {
     @discardableResult
     public func event(_ pfields: [Double], frame: Int64 = 0) -> UInt64? {
         post(.event(pfields, frame: frame))
+    }
+
+    /// Sets a string channel on the audio thread, on an exact k-cycle, when the text fits the
+    /// storage the engine reserved (up to `Engine.stringCapacity - 1` bytes); longer text is set
+    /// from this thread between two callbacks (`JackDriver.setString`).
+    @discardableResult
+    public func setString(_ name: String, _ value: String, frame: Int64 = 0) throws -> UInt64? {
+        let (storage, lock, generation) = try driver.stringChannel(name)
+        let bytes = Array(value.utf8)
+        guard bytes.count < min(RTEngine.stringCapacity(storage), Command.maxPFields * 8), !bytes.contains(0) else {
+            try driver.setString(name, value)
+            return 0
+        }
+        var c = Command(kind: .setString, frame: frame)
+        c.storage = storage
+        c.lock = lock
+        c.count = Int32(bytes.count)
+        withUnsafeMutableBytes(of: &c.pfields) { p in
+            for (i, b) in bytes.enumerated() { p[i] = b }
+        }
+        c.generation = generation
+        return post(c)
     }
 
     /// Sets a declared control channel (or holds it for one k-cycle with `momentary`).

@@ -252,6 +252,11 @@ public final class Journal: @unchecked Sendable {
                 case .momentary:
                     guard let ch = c.channel, let name = names[ch] else { return }
                     append(.momentary(cycle: a.cycle, channel: name, value: c.value))
+                case .setString:
+                    guard let s = c.storage, let name = names[s.assumingMemoryBound(to: Double.self)] else { return }
+                    var pf = c.pfields
+                    let text = withUnsafeBytes(of: &pf) { String(decoding: $0.prefix(Int(c.count)), as: UTF8.self) }
+                    append(.string(cycle: a.cycle, channel: name, text: text))
                 }
             case .compileMerged, .scoreRead:
                 // Csound takes in every queued compile and score text in order, at the start of

@@ -93,9 +93,16 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             if c < ins, let port = s.pointee.inPorts[c] {
                 let buf = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }!
                     .assumingMemoryBound(to: Float.self) + k
-                for f in 0..<ksmps { spin[f * engine.inputChannels + c] = Double(buf[f]) * engine.inputScale }
                 if recording, let tap {
-                    for f in 0..<ksmps { tap.scratch[f * tap.channels + tap.outputs + c] = buf[f] }
+                    // Each sample read once: after an xrun the upstream client may already be
+                    // writing this buffer, and the recording must hold what Csound was given.
+                    for f in 0..<ksmps {
+                        let v = buf[f]
+                        spin[f * engine.inputChannels + c] = Double(v) * engine.inputScale
+                        tap.scratch[f * tap.channels + tap.outputs + c] = v
+                    }
+                } else {
+                    for f in 0..<ksmps { spin[f * engine.inputChannels + c] = Double(buf[f]) * engine.inputScale }
                 }
             } else {
                 for f in 0..<ksmps { spin[f * engine.inputChannels + c] = 0 }
@@ -125,6 +132,11 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             }
         }
         if recording, let tap {
+            let began = _unsafePerformance { podium_now_ns() }
+            defer {
+                counterAdd(s, .recordNs, _unsafePerformance { podium_now_ns() } &- began)
+                counterAdd(s, .recordCycles, 1)
+            }
             for c in 0..<engine.outputChannels {
                 for f in 0..<ksmps { tap.scratch[f * tap.channels + c] = Float(spout[f * engine.outputChannels + c] * engine.outputScale) }
             }
@@ -210,6 +222,14 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         }
     case .setControl:
         if let ch = command.channel { RTEngine.store(ch, command.value) }
+    case .setString:
+        if let storage = command.storage {
+            let count = Int(command.count)
+            let lock = command.lock
+            _ = withUnsafeBytes(of: &command.pfields) { p in
+                RTEngine.storeString(storage, lock: lock, p.baseAddress!.assumingMemoryBound(to: CChar.self), count: count)
+            }
+        }
     case .momentary:
         if let ch = command.channel {
             RTEngine.store(ch, command.value)
@@ -282,6 +302,7 @@ func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, fra
     _unsafePerformance {
         podium_counter_add(s.pointee.stats + StatIndex.callbacks.rawValue, 1)
         podium_counter_max(s.pointee.stats + StatIndex.maxCallbackNs.rawValue, nanoseconds)
+        podium_counter_add(s.pointee.stats + StatIndex.totalCallbackNs.rawValue, nanoseconds)
         podium_counter_store(s.pointee.stats + StatIndex.lastPeriodFrames.rawValue, UInt64(n))
         podium_counter_add(s.pointee.stats + s.pointee.histogramStart + bucket, 1)
     }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Indices of the audio thread's counters (relaxed 64-bit, read by anyone).
 public enum StatIndex: Int, CaseIterable {
-    case callbacks, cycles, commands, silentCallbacks, maxCallbackNs, lastPeriodFrames, lateCommands, scheduleFull, xruns
+    case callbacks, cycles, commands, silentCallbacks, maxCallbackNs, lastPeriodFrames, lateCommands, scheduleFull, xruns, totalCallbackNs, recordNs, recordCycles
 }
 /// Constants the audio thread reads: computed properties, so no lazy global initialisation.
 enum RTLimits {

@@ -74,6 +74,13 @@ public final class SessionReplayer {
             }
         }
         if segments.isEmpty { segments = [(info.ksmps, nil, [])] }
+        // Lines from different threads (a string set between callbacks, commands the audio
+        // thread reported) can reach the log slightly out of k-cycle order: sort, keeping the
+        // order of lines within one k-cycle.
+        for i in segments.indices {
+            segments[i].lines = segments[i].lines.enumerated()
+                .sorted { ($0.element.cycle, $0.offset) < ($1.element.cycle, $1.offset) }.map(\.element)
+        }
 
         let writer = try SoundFileWriter(path: output, sampleRate: info.sampleRate, channels: info.outputs, format: .float)
         defer { writer.close() }
@@ -82,6 +89,12 @@ public final class SessionReplayer {
         var previous: Engine?
         var lastReport = clock.now
         var block: [Float] = []
+        block.reserveCapacity(8192 * max(info.outputs, 1))
+        func flush() throws {
+            guard !block.isEmpty else { return }
+            try block.withUnsafeBufferPointer { try writer.write(floats: $0.baseAddress!, frames: $0.count / max(info.outputs, 1)) }
+            block.removeAll(keepingCapacity: true)
+        }
         for (index, segment) in segments.enumerated() where frames < target {
             let engine = try Engine.forPerformance(source: source, options: options, sampleRate: info.sampleRate,
                                                    ksmps: segment.ksmps, liveOrchestras: compiled)
@@ -150,11 +163,11 @@ public final class SessionReplayer {
                 cycle += 1
                 if recording {
                     let take = Int(min(Int64(ksmps), target - frames))
-                    block.removeAll(keepingCapacity: true)
                     let spout = engine.spout
                     for i in 0..<(take * outs) { block.append(Float(spout[i] * scale)) }
-                    try block.withUnsafeBufferPointer { try writer.write(floats: $0.baseAddress!, frames: take) }
                     frames += Int64(take)
+                    // Written in blocks of about 4096 frames (one write per k-cycle costs more than Csound).
+                    if block.count >= 4096 * outs || frames >= target { try flush() }
                 }
                 if clock.now - lastReport > .milliseconds(100) {
                     lastReport = clock.now
@@ -164,6 +177,7 @@ public final class SessionReplayer {
             }
             previous = engine
         }
+        try flush()
         progress(Double(frames) / Double(info.sampleRate), Double(target) / Double(info.sampleRate))
         let wall = clock.now - began
         return ReplaySummary(output: output, frames: frames, sampleRate: info.sampleRate,

@@ -7,6 +7,10 @@
 public struct ReplInterpreter: Sendable {
     public enum Action: Sendable, Equatable {
         case score(ScoreLine)
+        /// `chord …` / `scale …` expanded into score lines.
+        case scores([ScoreLine])
+        /// A line that could not be understood (a malformed chord, say).
+        case problem(String)
         case code(String, firstLine: Int)
         case command(String, [String])
         /// Inside an instr/opcode block: more lines needed.
@@ -45,6 +49,11 @@ public struct ReplInterpreter: Sendable {
             block = [raw]
             blockStart = lineNumber
             return .incomplete
+        }
+        do {
+            if let lines = try Music.expand(line) { return .scores(lines.compactMap(ScoreLine.parse)) }
+        } catch {
+            return .problem("\(error)")
         }
         if ReplInterpreter.isScoreStatement(line), let score = ScoreLine.parse(line) { return .score(score) }
         return .code(raw + "\n", firstLine: lineNumber)

@@ -45,6 +45,8 @@ public final class ReplSession: @unchecked Sendable {
         switch interpreter.feed(line) {
         case .nothing, .incomplete: return
         case let .score(score): play(score)
+        case let .scores(lines): lines.forEach(play)
+        case let .problem(message): print(message)
         case let .code(code, _): compile(code)
         case let .command(name, args): command(name, args)
         }
@@ -103,7 +105,7 @@ public final class ReplSession: @unchecked Sendable {
             if let v = Double(args[1]) {
                 do { try producer.set(args[0], v) } catch { print("\(error)") }
             } else {
-                do { try driver.setString(args[0], args[1]) } catch { print("\(error)") }
+                do { try producer.setString(args[0], args[1]) } catch { print("\(error)") }
             }
         case "get":
             guard let name = args.first else { return print("usage: :get CHANNEL") }

@@ -36,7 +36,9 @@ public enum ScoreLine: Equatable, Sendable {
         }
         var fields: [Double] = []
         for token in rest.split(whereSeparator: \.isWhitespace) {
-            guard let v = Double(token) else { return .text(String(trimmed)) }  // ., +, <, strings, expressions
+            // Numbers, or note names (`a4` → 440 Hz, `ma4` → MIDI 69); anything else
+            // (., +, <, strings, expressions) is Csound's to read.
+            guard let v = Music.pfield(token) else { return .text(String(trimmed)) }
             fields.append(v)
         }
         guard fields.count >= 2, fields.count + 1 <= 16 else { return .text(String(trimmed)) }

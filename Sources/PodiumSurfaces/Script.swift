@@ -57,12 +57,22 @@ public struct Script: Sendable, Equatable {
                 default:
                     throw ParseError(path: path, line: index + 1, message: "unknown command \(words.first ?? "") (known: :set, :quit)")
                 }
+            } else if let expanded = try Script.expand(String(line), path: path, line: index + 1) {
+                for score in expanded { steps.append(Step(time: time, action: .score(score), line: index + 1)) }
+                continue
             } else if let score = ScoreLine.parse(String(line)) {
                 action = .score(score)
             } else {
                 continue
             }
             steps.append(Step(time: time, action: action, line: index + 1))
+        }
+    }
+
+    /// A `chord …` / `scale …` line as score lines (nil: not one).
+    static func expand(_ line: String, path: String, line number: Int) throws -> [ScoreLine]? {
+        do { return try Music.expand(line)?.compactMap(ScoreLine.parse) } catch {
+            throw ParseError(path: path, line: number, message: "\(error)")
         }
     }
 

@@ -1,8 +1,26 @@
+import Foundation
 @testable import PodiumEngine
 import Testing
 
 @Suite("Console lines")
 struct ConsoleLineTests {
+    @Test("the audio thread's console ring overwrites the oldest messages when full, and the next drain says how many")
+    func ringDropsOldest() throws {
+        let console = Console(ringBytes: 16 * 256)   // 16 slots
+        for i in 0..<100 {
+            let text = "message \(i)\n"
+            text.withCString { console.shared.pointee.rtRing.write(attr: 0, text: $0, length: strlen($0)) }
+        }
+        let lines = console.drain()
+        #expect(lines.first?.text == "podium: 84 console messages from the audio thread dropped (the oldest; the console could not keep up)")
+        #expect(lines.dropFirst().map(\.text) == (84..<100).map { "message \($0)" })
+        #expect(console.droppedMessages == 84)
+        // A long message spans slots and comes back whole.
+        let long = String(repeating: "x", count: 900) + "\n"
+        long.withCString { console.shared.pointee.rtRing.write(attr: 0, text: $0, length: strlen($0)) }
+        #expect(console.drain().map(\.text) == [String(repeating: "x", count: 900)])
+    }
+
     @Test("fragments join into lines; colour codes and NULs go")
     func assembly() {
         var pending: [Int: (ConsoleLine.Level, String)] = [:]

@@ -161,13 +161,19 @@ final class JackDriverTests {
         Thread.sleep(forTimeInterval: 0.05)
         // Six events 4811 frames apart: their offsets inside a 64-frame k-cycle step by 11,
         // so both halves of a k-cycle are covered wherever the first one falls.
+        let xrunsBefore = driver.stats.xruns
         let first = driver.frameTime + 9600 + 37
         let frames = (0..<6).map { first + Int64($0) * 4811 }
         for f in frames { producer.event([2, 0, 0.02, 0.5], frame: f) }
         Thread.sleep(forTimeInterval: 0.9)
         capture.stopRecording()
         let onsets = capture.onsets(0)
-        #expect(onsets == frames, "onsets \(onsets), asked \(frames), offsets differ by \(zip(onsets, frames).map { $0 - $1 })")
+        let xruns = driver.stats.xruns - xrunsBefore
+        // An xrun (the dummy server in a VM has some) skips a period: an event due in it starts
+        // at the next callback, on a period boundary. Every other event is exact.
+        let exact = zip(onsets, frames).filter { onset, frame in !(xruns > 0 && onset > frame && onset % 256 == 0) }
+        #expect(onsets.count == frames.count && exact.allSatisfy { $0.0 == $0.1 } && exact.count >= frames.count - Int(xruns),
+                "onsets \(onsets), asked \(frames), offsets differ by \(zip(onsets, frames).map { $0 - $1 }), xruns \(xruns)")
     }
 
     @Test("momentary channels are 1 for exactly one k-cycle")

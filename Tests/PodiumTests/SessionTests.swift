@@ -160,7 +160,7 @@ final class SessionTests {
             try producer.set("cutoff", 400 + Double(i) * 300)
             try producer.set("cutoff", 500 + Double(i) * 300)   // two in one k-cycle: coalesced
             if i == 3 { try producer.set("hit", 1, momentary: true) }
-            if i == 4 { try driver.setString("mode", "loud") }
+            if i == 4 { try producer.setString("mode", "loud") }
             if i == 5 { _ = driver.readScore("i1 0 0.1 330\ni1 0.05 0.1 660") }
             if i == 6 {
                 // A hot reload: instr 1 gets a new sound; running notes keep the old one.
@@ -192,7 +192,10 @@ final class SessionTests {
         #expect(recorded.contains { abs($0) > 0.05 }, "something was played")
         #expect(try samples(url.appendingPathComponent("input.wav").path).contains { abs($0) > 0.05 }, "the input was heard")
         let diff = firstDifference(recorded, replayed)
-        #expect(diff == nil, "replay differs from the recording at sample \(diff ?? -1) of \(recorded.count) (k-cycle \(info.startCycle + Int64((diff ?? 0) / 2 / 64))):\n\(log)")
+        if diff != nil { try? FileManager.default.copyItem(at: url, to: URL(fileURLWithPath: "/tmp/failed-session-\(getpid())")) }
+        let cycle = info.startCycle + Int64((diff ?? 0) / 2 / 64)
+        let near = log.split(separator: "\n").filter { Int64($0.split(separator: " ").first ?? "").map { abs($0 - cycle) < 80 } ?? false }
+        #expect(diff == nil, "replay differs from the recording at sample \(diff ?? -1) of \(recorded.count) (k-cycle \(cycle)); events.log near it: \(near.joined(separator: " | "))")
     }
 
     @Test("a recording started mid-performance replays from the engine's start and matches from its first sample")
@@ -397,9 +400,12 @@ final class SessionTests {
         #expect(oscLines.count >= 2000, "OSC subscriber (joined later): \(oscLines.count) lines")
         #expect(loud.stderr.contains("console lines dropped 0"), "\(loud.stderr.suffix(400))")
         #expect(!loud.stderr.contains("console lines dropped (the console"), "the router kept up")
-        // A dummy server in a VM has xruns of its own (0–20 in 3 s here, with or without the
-        // flood): this catches a console that blocks the audio thread, not the VM's noise.
-        #expect(xruns(loud.stderr) >= 0 && xruns(loud.stderr) <= 2 * xruns(quiet.stderr) + 10,
+        // A console that made the audio thread wait would miss nearly every period (560 in 3 s).
+        // A dummy server without -R on two shared cores has xruns of its own whenever anything
+        // else runs (6–28 here in a debug build, with or without the flood's consumers busy):
+        // this bounds the host's effect, the VM's noise is reported (bench/RESULTS.md has
+        // release numbers).
+        #expect(xruns(loud.stderr) >= 0 && xruns(loud.stderr) <= max(60, 3 * xruns(quiet.stderr)),
                 "xruns with the flood \(xruns(loud.stderr)), without \(xruns(quiet.stderr))")
     }
 }

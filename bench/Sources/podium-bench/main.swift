@@ -1,10 +1,12 @@
 // podium-bench: measurements that need Podium's own real-time core in-process.
 // Usage: podium-bench latency [--periods 256,128] [--events 200]
 import Foundation
+import PodiumAudioFile
 import PodiumEngine
 import PodiumOSC
 import PodiumProbe
 import PodiumRealtime
+import PodiumSession
 import PodiumSurfaces
 
 /// An orchestra whose instrument 2 is a step of p4 (its onset is unambiguous; linseg honours
@@ -236,6 +238,57 @@ final class CompileTimes: @unchecked Sendable {
     func take() -> (UInt64, ContinuousClock.Instant)? { lock.withLock { defer { item = nil }; return item } }
 }
 
+/// Session recording's cost on the audio thread, and replay speed against the csound CLI.
+func sessionTable(period: Int, seconds: Double) throws {
+    let server = try TestJackServer(period: period, tag: "bench-session")
+    defer { server.stop() }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-session-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let csd = "bench/orchestras/voices.csd"
+    let driver = JackDriver(source: .csd(path: csd), options: EngineOptions(seed: 1),
+                            jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+    try driver.start()
+    defer { driver.stop() }
+    Thread.sleep(forTimeInterval: 0.5)
+    func window() -> (mean: Double, max: Double) {
+        driver.resetCallbackTimes()
+        Thread.sleep(forTimeInterval: seconds)
+        let s = driver.stats
+        return (s.meanCallbackMicroseconds, s.maxCallbackMicroseconds)
+    }
+    let before = window()
+    let recording = Recording(driver: driver, sessions: dir, podiumVersion: "bench")
+    let session = try recording.startRecording()
+    let on1 = window(), on2 = window()
+    let summary = recording.stopRecording() ?? ""
+    let inside = driver.stats.recordMicrosecondsPerCycle
+    let after = window()
+    let off = (before.mean + after.mean) / 2, on = (on1.mean + on2.mean) / 2
+    let perCycle = (on - off) / Double(period / 64)
+    let periodUs = Double(period) / 48000 * 1e6
+    print("| \(period) | 64 | \(String(format: "%.2f", inside)) | \(String(format: "%.1f", off)) | \(String(format: "%.1f", on)) | \(String(format: "%+.2f", on - off)) | \(String(format: "%+.2f", perCycle)) | \(String(format: "%+.3f %%", (on - off) / periodUs * 100)) | \(String(format: "%.0f / %.0f", max(before.max, after.max), max(on1.max, on2.max))) | \(summary.contains("0 overruns") ? "0" : summary) |")
+
+    // Replay, against the csound CLI rendering the same orchestra offline.
+    let replayer = try SessionReplayer(directory: URL(fileURLWithPath: session))
+    let replay = try replayer.run(output: dir.appendingPathComponent("replay.wav").path)
+    let engineSeconds = (Double(replayer.info.startCycle) * 64 + Double(replay.frames)) / 48000
+    let recorded = try SoundFileContents(path: URL(fileURLWithPath: session).appendingPathComponent("audio.wav").path).samples
+    let replayed = try SoundFileContents(path: dir.appendingPathComponent("replay.wav").path).samples
+    let csound = Process()
+    csound.executableURL = URL(fileURLWithPath: "/usr/bin/csound")
+    csound.arguments = ["-o", dir.appendingPathComponent("cli.wav").path, "-f", "-d", "-m0", csd]
+    csound.standardOutput = FileHandle.nullDevice
+    csound.standardError = FileHandle.nullDevice
+    let t0 = ContinuousClock.now
+    try csound.run()
+    csound.waitUntilExit()
+    let cli = ContinuousClock.now - t0
+    let cliSeconds = Double(cli.components.seconds) + Double(cli.components.attoseconds) * 1e-18
+    replayRows.append(String(format: "| %.2f s (%.2f s of engine time) | %.3f | %.2f× | %.3f | %.2f× | %@ |", replay.seconds, engineSeconds, replay.wallSeconds,
+                             engineSeconds / replay.wallSeconds, cliSeconds, 20 / cliSeconds, recorded == replayed ? "identical" : "DIFFER"))
+}
+nonisolated(unsafe) var replayRows: [String] = []
+
 let args = Array(CommandLine.arguments.dropFirst())
 let section = args.first ?? "latency"
 @MainActor func option(_ name: String) -> String? {
@@ -265,8 +318,19 @@ do {
     case "latency":
         let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
         try latencyTable(periods: periods, events: Int(option("--events") ?? "200") ?? 200)
+    case "session":
+        let seconds = Double(option("--seconds") ?? "3") ?? 3
+        print("### Session recording: callback time with and without recording (16 vco2+moogladder voices, dummy JACK -r, 48 kHz, ksmps 64; \(seconds) s windows)\n")
+        print("| period | ksmps | recording's own time per k-cycle µs (timed in the callback) | mean callback µs, off | on | Δ per callback µs | Δ per k-cycle µs | Δ of the period | max µs off / on | disk overruns |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        for p in (option("--periods") ?? "256").split(separator: ",").compactMap({ Int($0) }) { try sessionTable(period: p, seconds: seconds) }
+        print("\n### Replay (`podium replay`) against `csound -o` rendering the same orchestra (voices.csd, 20 s)\n")
+        print("| session | replay wall s | replay × real time | csound CLI wall s (20 s) | csound × real time | replay vs audio.wav |")
+        print("|---|---:|---:|---:|---:|---|")
+        for row in replayRows { print(row) }
+        print("")
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session)\n".utf8))
         exit(64)
     }
 } catch {
