@@ -53,8 +53,11 @@ giSine ftgen 0, 0, 8192, 10, 1
 gaOrgan init 0
 
 instr 1 ; one key: nine tonewheels and the percussion
-  midinoteonkey p4, p5            ; from a MIDI keyboard, the key number lands in p4
-  inote = p4
+  if p4 == 0 then                  ; from a MIDI keyboard (massign): the key played
+    inote notnum
+  else                             ; from the score, the REPL or OSC: p4
+    inote = p4
+  endif
   ifreq = cpsmidinn(inote)
   ; the drawbars' pitches, in ratios of the 8' fundamental
   k1 chnget "drawbar1"
@@ -82,7 +85,7 @@ instr 1 ; one key: nine tonewheels and the percussion
   aperc oscili iperc * chnget:i("perclevel") * 0.5, ifreq * iharm, giSine
   aperc *= expseg(1, idecay, 0.001, 1, 0.001)
   aenv linsegr 0, 0.005, 1, 0.01, 0
-  gaOrgan += (a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + aperc) * aenv * 0.08
+  gaOrgan += (a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + aperc) * aenv * 0.06
 endin
 
 instr 90 ; vibrato/chorus, drive, rotary speaker: always on

@@ -41,6 +41,12 @@ public final class Engine: @unchecked Sendable {
 
     /// Compiles the source (before `start`). Errors carry Csound's own lines.
     public func compile(_ source: EngineSource) throws {
+        // Files an orchestra names (soundin, GEN01, #include) are found beside it, as the
+        // csound CLI finds them.
+        switch source {
+        case let .csd(path), let .orchestra(path, _): try searchBeside(path)
+        case .text: break
+        }
         switch source {
         case let .csd(path):
             let text = try Engine.read(path)
@@ -304,6 +310,12 @@ public final class Engine: @unchecked Sendable {
     }
 
     // MARK: helpers
+
+    /// Adds a file's directory to Csound's search paths for sound files, analysis files and includes.
+    public func searchBeside(_ path: String) throws {
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        for variable in ["SSDIR", "SFDIR", "SADIR", "INCDIR"] { try api.setOption("--env:\(variable)+=\(dir)") }
+    }
 
     static func read(_ path: String) throws -> String {
         guard FileManager.default.fileExists(atPath: path) else { throw EngineError.unreadable(path: path, reason: "no such file") }

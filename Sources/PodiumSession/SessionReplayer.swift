@@ -57,7 +57,12 @@ public final class SessionReplayer {
         let clock = ContinuousClock()
         let began = clock.now
         let source = info.engineSource(in: directory)
-        let options = EngineOptions(seed: info.seed)
+        // Files the orchestra names (samples, includes) are read from beside the original.
+        var options = EngineOptions(seed: info.seed)
+        if info.source.original.hasPrefix("/") {
+            let dir = URL(fileURLWithPath: info.source.original).deletingLastPathComponent().path
+            options.extra = ["SSDIR", "SFDIR", "SADIR", "INCDIR"].map { "--env:\($0)+=\(dir)" }
+        }
         let input = info.inputs > 0 ? try? SoundFileContents(path: directory.appendingPathComponent("input.wav").path) : nil
         let texts = try orchestraTexts()
 

@@ -1,0 +1,74 @@
+<CsoundSynthesizer>
+<CsOptions>
+</CsOptions>
+<CsInstruments>
+; tonematrix — a 16×16 step grid of sine tones on a pentatonic scale (ToneMatrix-style).
+; Cells are channels cell_<row>_<col> (rows 1…16 from the highest tone down, columns 1…16 the
+; steps); TouchOSC's multitoggle sets them (tonematrix.oscmap.yaml). The steps are clocked
+; inside Csound (metro), so they are exact; "tempo" (BPM, four steps a beat) is a channel.
+; Up to 16 tones sound at once; each is scaled so that all 16 together never clip.
+sr = 48000
+ksmps = 64
+nchnls = 2
+0dbfs = 1
+
+chn_k "tempo", 1, 2, 120, 40, 240
+chn_k "volume", 1, 2, 0.8, 0, 1
+chnset 120, "tempo"
+chnset 0.8, "volume"
+; the grid's channels, declared so controllers and the REPL can find them
+giRow = 1
+while giRow <= 16 do
+  giCol = 1
+  while giCol <= 16 do
+    chn_k sprintf("cell_%d_%d", giRow, giCol), 1, 1, 0, 0, 1
+    giCol += 1
+  od
+  giRow += 1
+od
+
+; two octaves and a bit of A minor pentatonic, row 1 the highest
+giNotes[] fillarray 93, 91, 88, 86, 84, 81, 79, 76, 74, 72, 69, 67, 64, 62, 60, 57
+gkStep init 0
+
+instr 1 ; the sequencer: one step per tick, a tone per lit cell
+  ktick metro chnget:k("tempo") * 4 / 60
+  if ktick == 1 then
+    gkStep = gkStep % 16 + 1
+    krow = 1
+    while krow <= 16 do
+      if chnget:k(sprintfk("cell_%d_%d", krow, gkStep)) >= 0.5 then
+        event "i", 2, 0, 60 / chnget:k("tempo") / 2, giNotes[krow - 1]
+      endif
+      krow += 1
+    od
+  endif
+endin
+
+instr 2 ; a sine tone: 1/16 of full scale, so sixteen at once peak below 0 dB
+  iamp = 0.95 / 16
+  aenv linseg 0, 0.005, 1, p3 - 0.055, 0.6, 0.05, 0
+  a1 oscili iamp * aenv * chnget:i("volume"), cpsmidinn(p4)
+  outs a1, a1
+endin
+
+instr 10 ; sets a cell from the score (the demo's pattern)
+  chnset p6, sprintf("cell_%d_%d", p4, p5)
+  turnoff
+endin
+</CsInstruments>
+<CsScore>
+; a diagonal and a chord column, then the sequencer for eight seconds
+i10 0 0.01 16 1 1
+i10 0 0.01 13 3 1
+i10 0 0.01 11 5 1
+i10 0 0.01 8 7 1
+i10 0 0.01 6 9 1
+i10 0 0.01 3 11 1
+i10 0 0.01 1 13 1
+i10 0 0.01 16 15 1
+i10 0 0.01 11 15 1
+i10 0 0.01 8 15 1
+i1 0 8
+</CsScore>
+</CsoundSynthesizer>

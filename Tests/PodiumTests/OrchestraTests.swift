@@ -1,0 +1,70 @@
+import Foundation
+import PodiumAudioFile
+import PodiumProbe
+import PodiumSession
+import Testing
+
+/// The example orchestras: each renders offline and plays its scripted demo on a dummy JACK server.
+enum ExampleOrchestras {
+    static let all = ["sine", "motion", "organ", "tonematrix", "synth", "looper"]
+}
+
+@Suite("Example orchestras, offline", .serialized)
+struct OrchestraRenderTests {
+    @Test("renders offline: sound, and no Csound errors", arguments: ExampleOrchestras.all)
+    func renders(_ name: String) throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("\(name).wav").path
+        let r = try run(Paths.podium, ["render", Paths.orchestra("\(name).csd"), "-o", out, "--seed", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.lowercased().contains("error"), "\(r.stderr)")
+        let audio = try SoundFileContents(path: out)
+        #expect(audio.seconds > 5, "\(audio.seconds) s")
+        #expect(audio.peaks.allSatisfy { $0 > 0.01 && $0 < 1 }, "peaks \(audio.peaks): sound, and no clipping")
+    }
+
+    @Test("each orchestra has an OSC map that loads and a demo script")
+    func companions() throws {
+        for name in ExampleOrchestras.all {
+            #expect(FileManager.default.fileExists(atPath: Paths.orchestra("\(name).oscmap.yaml")), "\(name).oscmap.yaml")
+            #expect(FileManager.default.fileExists(atPath: Paths.orchestra("\(name).script")), "\(name).script")
+        }
+    }
+}
+
+extension SoundFileContents {
+    var seconds: Double { Double(frames) / Double(sampleRate) }
+}
+
+extension JackSuites {
+@Suite("Example orchestras, live", .serialized)
+final class OrchestraPlayTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    @Test("plays its demo script with its OSC map on a dummy JACK server, recorded; the recording replays exactly", arguments: ExampleOrchestras.all)
+    func demo(_ name: String) throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sessions = dir.appendingPathComponent("S")
+        let r = try run(Paths.podium, ["play", Paths.orchestra("\(name).csd"), "--script", Paths.orchestra("\(name).script"),
+                                       "--server", server.name, "--no-connect", "--osc-port", "0", "--no-watch",
+                                       "--record", "--sessions", sessions.path], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("OSC map"), "the map beside the orchestra loads: \(r.stderr)")
+        let errors = r.stderr.split(separator: "\n").filter { $0.lowercased().contains("error") && !$0.contains("errors 0") }
+        #expect(errors.isEmpty, "\(errors)")
+        let session = try #require(SessionCatalog.list(sessions).first)
+        let audio = try SoundFileContents(path: session.directory.appendingPathComponent("audio.wav").path)
+        #expect(audio.seconds > 4, "\(audio.seconds) s recorded")
+        #expect(audio.peaks.contains { $0 > 0.01 }, "the demo is heard: peaks \(audio.peaks)")
+        // (The looper's sample is read from beside the original orchestra.)
+        let replay = try run(Paths.podium, ["replay", session.directory.path, "-o", dir.appendingPathComponent("replay.wav").path])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let replayed = try SoundFileContents(path: dir.appendingPathComponent("replay.wav").path)
+        #expect(firstDifference(audio.samples, replayed.samples) == nil, "replay of \(name) differs")
+    }
+}
+}
