@@ -83,6 +83,8 @@ public final class OSCSurface: @unchecked Sendable {
     public var onNotice: (@Sendable (String) -> Void)?
     /// Session recording for `/podium/record/start|stop` (nil: answered with a failure).
     public var recording: RecordingControl?
+    /// Presets for `/podium/preset/save|load ,s NAME` (nil: answered with a failure).
+    public var presets: Presets?
 
     public var port: UInt16 { socket.port }
     public var stats: OSCStats { statsLock.withLock { _stats } }  // as of the last burst
@@ -209,6 +211,7 @@ public final class OSCSurface: @unchecked Sendable {
         case "reload": reload(source)
         case "status": status(source)
         case "record": record(parts.count > 1 ? parts[1] : "", source)
+        case "preset": preset(parts.count > 1 ? parts[1] : "", m, source)
         case "subscribe":
             statsLock.withLock { _ = subscribers.insert(source) }
             reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)
@@ -390,6 +393,20 @@ public final class OSCSurface: @unchecked Sendable {
             }
         default:
             reply(to: source, "/podium/fail", [.string("use /podium/record/start or /podium/record/stop")])
+        }
+    }
+
+    /// `/podium/preset/save|load ,s NAME` → `/podium/done ,s` or `/podium/fail ,s REASON`.
+    private func preset(_ action: String, _ m: OSCMessage, _ source: Endpoint) {
+        guard let presets else { return reply(to: source, "/podium/fail", [.string("presets are not available")]) }
+        guard let name = m.arguments.first?.string, action == "save" || action == "load" else {
+            return bad(m, source, "use /podium/preset/save or /podium/preset/load with a name (,s)")
+        }
+        do {
+            let result = action == "save" ? try presets.save(name, driver: driver) : try presets.load(name, producer: producer)
+            reply(to: source, "/podium/done", [.string(result)])
+        } catch {
+            reply(to: source, "/podium/fail", [.string("\(error)")])
         }
     }
 

@@ -15,10 +15,12 @@ public final class ReplSession: @unchecked Sendable {
     public private(set) var quitRequested = false
     /// Session recording (`:record start|stop`), when the performance offers it.
     public var recording: RecordingControl?
+    /// Where `:preset save|load` keeps presets (nil: presets are off).
+    public var presets: Presets?
     /// `:quit` while recording asks once; a second `:quit` (or Ctrl-D) stops.
     private var quitWarned = false
 
-    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":quit"]
+    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":quit"]
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -83,6 +85,7 @@ public final class ReplSession: @unchecked Sendable {
               :set CHAN VAL   set a channel                  :get CHAN      read a channel
               :channels       channels and values            :instruments   defined instruments
               :status         engine and audio statistics    :record start|stop  a session
+              :preset save|load NAME   all input channels    :reset CHAN    back to its declared default
               :quit           stop (or Ctrl-D)
             """)
         case "load":
@@ -146,6 +149,15 @@ public final class ReplSession: @unchecked Sendable {
             default:
                 print(recording.recordingDirectory.map { "recording to \($0)" } ?? "not recording (:record start)")
             }
+        case "preset":
+            guard let presets else { return print("presets are not available here") }
+            guard args.count == 2, args[0] == "save" || args[0] == "load" else { return print("usage: :preset save|load NAME") }
+            do {
+                print(args[0] == "save" ? "saved \(try presets.save(args[1], driver: driver))" : try presets.load(args[1], producer: producer))
+            } catch { print("\(error)") }
+        case "reset":
+            guard let channel = args.first else { return print("usage: :reset CHANNEL") }
+            do { print(try Presets.reset(channel, driver: driver, producer: producer)) } catch { print("\(error)") }
         case "quit", "q":
             if let dir = recording?.recordingDirectory, !quitWarned {
                 quitWarned = true

@@ -129,6 +129,8 @@ struct Play: ParsableCommand {
         }
         Terminal.error("podium: playing \(orchestra.file) — \(driver.description)")
         let recording = Recording(driver: driver, sessions: URL(fileURLWithPath: sessionsDirectory), podiumVersion: Podium.version)
+        let presets = Presets(directory: URL(fileURLWithPath: sessionsDirectory).appendingPathComponent("presets")
+            .appendingPathComponent(((orchestra.file as NSString).lastPathComponent as NSString).deletingPathExtension))
         recording.onProblem = { router.notice($0, level: .error) }
         router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }))
         if record {
@@ -148,6 +150,7 @@ struct Play: ParsableCommand {
                 if let mapPath { Terminal.error("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls") }
                 surface.onNotice = { router.notice("osc: \($0)") }
                 surface.recording = recording
+                surface.presets = presets
                 router.setSink("osc", .init(minimum: .debug) { surface.console($0) })
                 surface.start()
                 osc = surface
@@ -201,6 +204,7 @@ struct Play: ParsableCommand {
         let interactive = !noRepl && script == nil && isatty(STDIN_FILENO) == 1
         let session = ReplSession(driver: driver, reloader: reloader) { Terminal.output($0) }
         session.recording = recording
+        session.presets = presets
         let repl = interactive ? ReadlineREPL(session: session, historyPath: ReplHistory.path) : nil
         if let repl {
             // Console lines go above the prompt, never through the line being typed.

@@ -68,3 +68,47 @@ final class OrchestraPlayTests {
     }
 }
 }
+
+extension JackSuites {
+@Suite("Presets", .serialized)
+final class PresetTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    @Test("at the REPL: :preset save, change, :preset load restores every input channel; :reset goes to chn_k's default; bad names and missing presets are named")
+    func roundTrip() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.txt").path
+        try """
+        :set drawbar1 3
+        :set drive 0.9
+        @0.3 :preset save gospel
+        @0.4 :set drawbar1 0
+        @0.4 :set drive 0
+        @0.6 :get drawbar1
+        @0.7 :preset load gospel
+        @0.9 :get drawbar1
+        @0.9 :get drive
+        @1.0 :reset drawbar1
+        @1.2 :get drawbar1
+        @1.3 :preset load nosuch
+        @1.3 :preset save ../evil
+        @1.5 :quit
+        """.write(toFile: input, atomically: true, encoding: .utf8)
+        let sessions = dir.appendingPathComponent("S").path
+        let r = try run("/bin/sh", ["-c", "'\(Paths.podium)' play '\(Paths.orchestra("organ.csd"))' --server \(server.name) --no-connect --osc-port 0 --no-watch --sessions '\(sessions)' < '\(input)'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout.split(separator: "\n").map(String.init)
+        #expect(out.contains("saved \(sessions)/presets/organ/gospel.json"), "\(out)")
+        #expect(out.filter { $0.hasPrefix("drawbar1 = ") } == ["drawbar1 = 0", "drawbar1 = 3", "drawbar1 = 8", "drawbar1 = 8"], "(:get, :get, :reset, :get) \(out)")
+        #expect(out.contains("drive = 0.9"))
+        #expect(out.contains { $0.hasPrefix("preset gospel: ") && $0.contains("channels") })
+        #expect(out.contains { $0.hasPrefix("no preset \"nosuch\" in ") && $0.contains("(have: gospel)") })
+        #expect(out.contains { $0.contains("preset names use letters") })
+        let saved = try String(contentsOfFile: "\(sessions)/presets/organ/gospel.json", encoding: .utf8)
+        #expect(saved.contains("\"drawbar1\" : 3") && saved.contains("\"drive\" : 0.9"))
+    }
+}
+}
