@@ -105,6 +105,15 @@ public struct CsoundAPI: @unchecked Sendable {
         return (UnsafeMutableRawPointer(p), csoundGetChannelLock(raw, name))
     }
 
+    /// MIDI input from the host (before start): Csound calls `read` once per k-cycle.
+    // Thread: NRT (before start)
+    func useHostMIDI(open: @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafePointer<CChar>?) -> Int32,
+                     read: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32) {
+        csoundSetHostImplementedMIDIIO(raw, 1)
+        csoundSetExternalMidiInOpenCallback(raw, open)
+        csoundSetExternalMidiReadCallback(raw, read)
+    }
+
     // Thread: NRT
     func listChannels() -> [ChannelInfo] {
         var list: UnsafeMutablePointer<controlChannelInfo_t>?

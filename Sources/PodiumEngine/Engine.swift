@@ -25,6 +25,10 @@ public final class Engine: @unchecked Sendable {
         api.setMessageCallback(consoleMessageCallback)
         api.useHostAudio()
         for flag in options.csoundFlags { try api.setOption(flag) }
+        if options.midiInput {
+            api.useHostMIDI(open: midiOpenCallback, read: midiReadCallback)
+            try api.setOption("-M0")
+        }
     }
 
     deinit {
@@ -296,6 +300,7 @@ public final class Engine: @unchecked Sendable {
         var o = options
         o.realtime = false
         o.sampleAccurate = true
+        o.midiInput = true
         o.sampleRate = sampleRate
         o.ksmps = ksmps
         let engine = try Engine(options: o)

@@ -12,6 +12,9 @@ public struct EngineOptions: Sendable, Equatable {
     public var sampleAccurate: Bool
     /// Fixed seed for Csound's global random generators (`seed N`), for repeatable output.
     public var seed: UInt32?
+    /// MIDI input from the host (the JACK driver's MIDI port, a session's log): `-M0` with
+    /// host-implemented MIDI, so massign and MIDI-activated instruments work.
+    public var midiInput = false
     /// Any other Csound flags, passed as given (e.g. "-m0").
     public var extra: [String]
 

@@ -81,6 +81,7 @@ public struct Applied: Sendable, BitwiseCopyable {
         case scoreRead        // async score text read; id = its marker
         case scheduleFull     // a future command was applied at once: the schedule was full
         case stale            // dropped: made for an engine that has since been replaced
+        case midi             // a MIDI message given to Csound: `command.pfields` holds its bytes, `command.count` how many
     }
     public var kind: Kind
     public var id: UInt64

@@ -63,6 +63,13 @@ struct JackAPI {
         return port
     }
 
+    func registerMIDIPort(_ name: String) throws -> OpaquePointer {
+        guard let port = jack_port_register(client, name, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0) else {
+            throw JackError.call("jack_port_register", detail: "MIDI port \(name)")
+        }
+        return port
+    }
+
     func unregisterPort(_ port: OpaquePointer) { _ = jack_port_unregister(client, port) }
     func portName(_ port: OpaquePointer) -> String { String(cString: jack_port_name(port)) }
 

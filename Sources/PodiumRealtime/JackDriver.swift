@@ -47,6 +47,7 @@ public final class JackDriver: @unchecked Sendable {
     private var stringCache: [String: (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?)] = [:]
     private var api: JackAPI?
     private var inPorts: [OpaquePointer] = []
+    private var midiPort: OpaquePointer?
     private var outPorts: [OpaquePointer] = []
 
     let state: UnsafeMutablePointer<RTState>
@@ -123,7 +124,7 @@ public final class JackDriver: @unchecked Sendable {
         lock.withLock {
             if let api {
                 api.deactivate()
-                for p in inPorts + outPorts { api.unregisterPort(p) }
+                for p in inPorts + outPorts + (midiPort.map { [$0] } ?? []) { api.unregisterPort(p) }
                 api.close()
             }
             api = nil
@@ -353,6 +354,8 @@ public final class JackDriver: @unchecked Sendable {
         var ins: [OpaquePointer] = [], outs: [OpaquePointer] = []
         for i in 0..<min(engine.inputChannels, RTLimits.maxPorts) { ins.append(try api.registerPort("in_\(i + 1)", input: true)) }
         for i in 0..<min(engine.outputChannels, RTLimits.maxPorts) { outs.append(try api.registerPort("out_\(i + 1)", input: false)) }
+        let midi = try api.registerMIDIPort("midi_in")
+        state.pointee.midiPort = midi
         for (i, p) in ins.enumerated() { state.pointee.inPorts[i] = p }
         for (i, p) in outs.enumerated() { state.pointee.outPorts[i] = p }
         state.pointee.inCount = ins.count
@@ -365,6 +368,7 @@ public final class JackDriver: @unchecked Sendable {
             self.api = api
             inPorts = ins
             outPorts = outs
+            midiPort = midi
         }
         if jackOptions.connect {
             let playback = api.physicalPorts(input: true), capture = api.physicalPorts(input: false)
@@ -460,6 +464,7 @@ public final class JackDriver: @unchecked Sendable {
             outPorts = []
         }
         state.pointee.client = nil
+        state.pointee.midiPort = nil
         state.pointee.inCount = 0
         state.pointee.outCount = 0
         while running.load(ordering: .acquiring) {

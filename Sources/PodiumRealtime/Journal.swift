@@ -10,6 +10,7 @@ import Foundation
 ///     <cycle> compile <hash> "<source>"      (text in orchestras/<hash>.orc)
 ///     <cycle> eval "<code>"                  (host questions: global code, not orchestra)
 ///     <cycle> score "<text>"
+///     <cycle> midi 90 3c 64                  a MIDI message from the JACK MIDI port (hex bytes)
 ///     <cycle> sync                           events.log is complete through this k-cycle
 ///                                            (written about once a second; repair and replay
 ///                                            after a crash trust the audio only that far)
@@ -30,11 +31,12 @@ public enum JournalLine: Equatable, Sendable {
     case score(cycle: Int64, text: String)
     case engine(cycle: Int64, ksmps: Int)
     case sync(cycle: Int64)
+    case midi(cycle: Int64, bytes: [UInt8])
 
     public var cycle: Int64 {
         switch self {
         case let .event(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
-             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c): return c
+             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _): return c
         }
     }
 
@@ -49,6 +51,7 @@ public enum JournalLine: Equatable, Sendable {
         case let .score(c, t): return "\(c) score \(JournalLine.quote(t))"
         case let .engine(c, k): return "\(c) engine \(k)"
         case let .sync(c): return "\(c) sync"
+        case let .midi(c, b): return "\(c) midi " + b.map { String(format: "%02x", $0) }.joined(separator: " ")
         }
     }
 
@@ -86,6 +89,14 @@ public enum JournalLine: Equatable, Sendable {
         case "eval": return .eval(cycle: cycle, code: try string())
         case "score": return .score(cycle: cycle, text: try string())
         case "sync": return .sync(cycle: cycle)
+        case "midi":
+            var b: [UInt8] = []
+            while !rest.isEmpty {
+                let w = word()
+                guard let v = UInt8(w, radix: 16) else { throw JournalError.malformed(String(line), "not a MIDI byte: \(w)") }
+                b.append(v)
+            }
+            return .midi(cycle: cycle, bytes: b)
         case "engine":
             guard let k = Int(word()) else { throw JournalError.malformed(String(line), "no ksmps") }
             return .engine(cycle: cycle, ksmps: k)
@@ -265,6 +276,10 @@ public final class Journal: @unchecked Sendable {
                 let due = waiting.filter { $0.marker <= marker }.sorted { $0.marker < $1.marker }
                 waiting.removeAll { $0.marker <= marker }
                 for item in due { append(item.line(a.cycle)) }
+            case .midi:
+                var pf = a.command.pfields
+                let bytes = withUnsafeBytes(of: &pf) { Array($0.prefix(Int(a.command.count))) }
+                append(.midi(cycle: a.cycle, bytes: bytes))
             case .scheduleFull, .stale:
                 break
             }

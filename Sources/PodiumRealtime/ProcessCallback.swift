@@ -79,6 +79,14 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     let outs = min(s.pointee.outCount, engine.outputChannels)
 
     drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
+    // MIDI from the JACK MIDI port: each k-cycle gets the messages timed inside it.
+    var midiBuffer: UnsafeMutableRawPointer? = nil
+    var midiEvents = 0
+    var midiNext = 0
+    if let port = s.pointee.midiPort {
+        midiBuffer = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }
+        if let b = midiBuffer { midiEvents = Int(_unsafePerformance { jack_midi_get_event_count(b) }) }
+    }
 
     var k = 0
     while k < n {
@@ -112,6 +120,10 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             }
         }
 
+        engine.console.clearMIDI()
+        if let b = midiBuffer {
+            midiNext = queueMIDI(s, engine, b, events: midiEvents, from: midiNext, before: k + ksmps, cycleStart: cycleStart)
+        }
         _ = engine.performKsmps()
         s.pointee.cycle += 1
 
@@ -150,6 +162,31 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         if let port = s.pointee.outPorts[c] { zero(port, n) }
     }
     counterAdd(s, .cycles, UInt64(n / ksmps))
+}
+
+/// Hands Csound the MIDI messages timed before frame `end` of the period; returns the next event.
+// Thread: RT
+@_noLocks @_noAllocation
+func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer: UnsafeMutableRawPointer, events: Int,
+               from first: Int, before end: Int, cycleStart: Int64) -> Int {
+    var i = first
+    var event = jack_midi_event_t()
+    while i < events {
+        guard _unsafePerformance({ jack_midi_event_get(&event, buffer, UInt32(i)) }) == 0 else { i += 1; continue }
+        if Int(event.time) >= end { break }
+        i += 1
+        let size = Int(event.size)
+        guard size > 0, size <= 3, let bytes = event.buffer else { continue }  // channel messages; SysEx is not for Csound's MIDI input
+        if engine.console.queueMIDI(bytes, count: size) {
+            var record = Applied(kind: .midi, id: 0, cycle: s.pointee.cycle, frame: cycleStart)
+            record.command.count = Int32(size)
+            withUnsafeMutableBytes(of: &record.command.pfields) { p in
+                for j in 0..<size { p[j] = bytes[j] }
+            }
+            report(s, record)
+        }
+    }
+    return i
 }
 
 /// Reads every producer's ring. Commands due now apply before the first k-cycle; later ones wait.

@@ -44,6 +44,8 @@ struct RTState: ~Copyable {
     let outPorts: UnsafeMutablePointer<OpaquePointer?>
     var inCount = 0
     var outCount = 0
+    /// The MIDI input port (read in the same callback, handed to Csound per k-cycle).
+    var midiPort: OpaquePointer?
     var sampleRate = 48000.0
     var sampleAccurate = false
 

@@ -122,11 +122,13 @@ public final class SessionReplayer {
                 return p
             }
             var momentary: [UnsafeMutablePointer<Double>] = []
+            var midi: [UInt8] = []
             var next = 0
             var cycle: Int64 = 0
             let recordingFrom: Int64? = index < info.startSegment ? nil : (index == info.startSegment ? info.startCycle : 0)
             while frames < target {
                 if let end = segment.end, cycle >= end { break }
+                rt.console.clearMIDI()
                 while next < segment.lines.count && segment.lines[next].cycle <= cycle {
                     let line = segment.lines[next]
                     next += 1
@@ -149,6 +151,9 @@ public final class SessionReplayer {
                         _ = try engine.compileOrchestraAsync(code, source: "podium", register: false)
                     case let .score(_, text):
                         _ = engine.readScoreAsync(text)
+                    case let .midi(_, bytes):
+                        midi = bytes
+                        _ = midi.withUnsafeBufferPointer { rt.console.queueMIDI($0.baseAddress!, count: $0.count) }
                     case .engine, .sync:
                         break
                     }

@@ -1,6 +1,8 @@
 import Foundation
 import PodiumAudioFile
+import PodiumEngine
 import PodiumProbe
+import PodiumRealtime
 import PodiumSession
 import Testing
 
@@ -109,6 +111,55 @@ final class PresetTests {
         #expect(out.contains { $0.contains("preset names use letters") })
         let saved = try String(contentsOfFile: "\(sessions)/presets/organ/gospel.json", encoding: .utf8)
         #expect(saved.contains("\"drawbar1\" : 3") && saved.contains("\"drive\" : 0.9"))
+    }
+}
+}
+
+extension JackSuites {
+@Suite("MIDI input", .serialized)
+final class MidiTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    @Test("a JACK MIDI keyboard plays the organ through podium:midi_in (same process callback, host MIDI, massign); the session logs it and replays exactly")
+    func keyboardPlaysOrgan() throws {
+        let root = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // The organ's own score is for offline rendering: here only its effects instrument runs.
+        let csd = try String(contentsOfFile: Paths.orchestra("organ.csd"), encoding: .utf8)
+        let orc = CSDSections(csd).orchestra
+        let driver = JackDriver(source: .text(orchestra: orc, score: "i90 0 3600", name: "organ.orc"), options: EngineOptions(seed: 3),
+                                jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+        try driver.start()
+        defer { driver.stop() }
+        #expect(driver.portNames.outputs.count == 2)
+        let keyboard = try MidiSender(server: server.name)
+        try keyboard.connect(to: "podium:midi_in")
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 4)
+        try capture.connect(from: "podium:out_1", channel: 0)
+        let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
+        let dir = URL(fileURLWithPath: try recording.startRecording())
+        capture.start()
+        let t0 = keyboard.frameTime + 4800
+        // C major triad held, then released; then a single note.
+        keyboard.play([(t0, [0x90, 60, 100]), (t0 + 2400, [0x90, 64, 100]), (t0 + 4800, [0x90, 67, 100]),
+                       (t0 + 48000, [0x80, 60, 0]), (t0 + 48000, [0x80, 64, 0]), (t0 + 48000, [0x80, 67, 0]),
+                       (t0 + 60000, [0x90, 72, 90]), (t0 + 72000, [0x80, 72, 0])])
+        #expect(eventually(3) { keyboard.sent == 8 })
+        Thread.sleep(forTimeInterval: 0.5)
+        capture.stopRecording()
+        _ = recording.stopRecording()
+        let s = capture.samples(0)
+        #expect(s.contains { abs($0) > 0.02 }, "the keyboard is heard")
+        let log = try String(contentsOf: dir.appendingPathComponent("events.log"), encoding: .utf8)
+        let midi = log.split(separator: "\n").filter { $0.contains(" midi ") }
+        #expect(midi.count == 8, "\(midi)")
+        #expect(midi.first?.hasSuffix("midi 90 3c 64") == true)
+        _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
+        let recorded = try SoundFileContents(path: dir.appendingPathComponent("audio.wav").path).samples
+        #expect(recorded.contains { abs($0) > 0.02 })
+        #expect(firstDifference(recorded, try SoundFileContents(path: dir.appendingPathComponent("replay.wav").path).samples) == nil)
     }
 }
 }
