@@ -29,6 +29,9 @@ static inline void podium_counter_max(uint64_t *p, uint64_t v) {
 }
 static inline uint64_t podium_counter_load(const uint64_t *p) { return __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED); }
 static inline void podium_counter_store(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+/// A double shared between the audio thread and others (relaxed atomic).
+static inline void podium_counter_store_double(double *p, double v) { __atomic_store(p, &v, __ATOMIC_RELAXED); }
+static inline double podium_counter_load_double(double *p) { double v; __atomic_load(p, &v, __ATOMIC_RELAXED); return v; }
 
 /// Monotonic nanoseconds (vDSO: no system call, no lock).
 #include <time.h>

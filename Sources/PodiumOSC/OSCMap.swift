@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumRealtime
 import Yams
 
 /// An orchestra's OSC map: which controller address drives which channel, how.
@@ -78,6 +79,9 @@ public struct OSCMap: Sendable, Equatable {
     }
 
     public var controls: [String: Control]
+    /// MIDI controllers → channels: keys `ccN` (any MIDI channel) or `chM/ccN` (channel 1–16);
+    /// `range` defaults to 0…127, `to` to the input range; curves as for OSC.
+    public var midi: [String: Control]
 
     public struct LoadError: Error, CustomStringConvertible, Equatable {
         public var path: String
@@ -89,7 +93,10 @@ public struct OSCMap: Sendable, Equatable {
         }
     }
 
-    private struct File: Codable { var controls: [String: Control]? }
+    private struct File: Codable {
+        var controls: [String: Control]?
+        var midi: [String: Control]?
+    }
 
     public init(yaml: String, path: String = "<map>") throws {
         let file: File
@@ -97,6 +104,14 @@ public struct OSCMap: Sendable, Equatable {
             throw LoadError(path: path, message: OSCMap.describe(error))
         }
         controls = file.controls ?? [:]
+        midi = file.midi ?? [:]
+        for (key, c) in midi {
+            guard OSCMap.controller(key) != nil else { throw LoadError(path: path, message: "midi: \(key): expected ccN or chM/ccN (N 0–127, M 1–16)") }
+            guard c.channel != nil else { throw LoadError(path: path, message: "midi: \(key): needs channel:") }
+            for r in [c.range, c.to].compactMap({ $0 }) where r.count != 2 {
+                throw LoadError(path: path, message: "midi: \(key): a range is [low, high]")
+            }
+        }
         for (address, c) in controls {
             guard address.hasPrefix("/") else { throw LoadError(path: path, message: "\(address): an OSC address starts with /") }
             let mode = c.mode ?? .continuous
@@ -121,12 +136,32 @@ public struct OSCMap: Sendable, Equatable {
         try self.init(yaml: text, path: path)
     }
 
+    /// `cc74` → (nil, 74); `ch2/cc7` → (2, 7).
+    static func controller(_ key: String) -> (Int?, Int)? {
+        let parts = key.lowercased().split(separator: "/")
+        guard let last = parts.last, last.hasPrefix("cc"), let cc = Int(last.dropFirst(2)), (0...127).contains(cc) else { return nil }
+        if parts.count == 1 { return (nil, cc) }
+        guard parts.count == 2, parts[0].hasPrefix("ch"), let ch = Int(parts[0].dropFirst(2)), (1...16).contains(ch) else { return nil }
+        return (ch, cc)
+    }
+
+    /// The map's MIDI section as bindings.
+    public var midiBindings: [Binding] {
+        midi.sorted { $0.key < $1.key }.compactMap { key, c in
+            guard let (ch, cc) = OSCMap.controller(key), let channel = c.channel else { return nil }
+            let input = c.range ?? [0, 127], output = c.to ?? input
+            let curve: Binding.Curve = c.curve == .exp ? .exp : c.curve == .log ? .log : .lin
+            return Binding(source: .midiCC(midiChannel: ch, controller: cc), channel: channel,
+                           input: min(input[0], input[1])...max(input[0], input[1]), output: output[0]...max(output[1], output[0]), curve: curve)
+        }
+    }
+
     /// Channels the map names that the orchestra does not declare (as input control channels).
     public func undeclared(in engine: Engine) -> [String] {
         let declared = Set(engine.channels().filter { $0.kind == .control }.map(\.name))
-        return controls.values.flatMap { c -> [String] in
+        return (controls.values.flatMap { c -> [String] in
             (c.mode ?? .continuous) == .multitoggle ? [] : c.targetChannels
-        }.filter { !declared.contains($0) }.sorted()
+        } + midi.values.compactMap(\.channel)).filter { !declared.contains($0) }.sorted()
     }
 
     /// The map entry for an address: exact, or the `/<page>/<control>` of a multitoggle cell.

@@ -106,6 +106,11 @@ public final class OSCSurface: @unchecked Sendable {
         parser = try LoParser()
         producer = driver.makeProducer()
         orchestraFile = reloadSource
+        // The map's MIDI controllers, and the output channels feedback reads after each
+        // k-cycle, go through the driver's bindings.
+        let outputs = driver.engine.channels().filter { $0.isOutput && $0.kind == .control && !$0.name.hasPrefix("podium.") }
+            .map { Binding(source: .output, channel: $0.name) }
+        try driver.setBindings(driver.bindings.filter { $0.source != .output } + (map?.midiBindings ?? []) + outputs)
         // Declared defaults go in before the first controller moves.
         for c in map?.controls.values ?? [:].values {
             if let d = c.default { for ch in c.targetChannels { _ = try? producer.set(ch, d) } }
@@ -452,7 +457,8 @@ public final class OSCSurface: @unchecked Sendable {
         for (address, value) in echoes.sorted(by: { $0.key < $1.key }) { send(address, [value], to: targets) }
         let engine = driver.engine
         for c in engine.channels() where c.isOutput && c.kind == .control && !c.name.hasPrefix("podium.") {
-            guard let v = try? engine.control(c.name), lastOutputs[c.name] != v else { continue }
+            // The value the audio thread copied after its last k-cycle (a bound output).
+            guard let v = driver.outputValue(c.name) ?? (try? engine.control(c.name)), lastOutputs[c.name] != v else { continue }
             lastOutputs[c.name] = v
             send("/podium/chn/\(c.name)", [.float(v)], to: targets)
         }

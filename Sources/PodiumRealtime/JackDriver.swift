@@ -57,6 +57,15 @@ public final class JackDriver: @unchecked Sendable {
     private var supervisor: Thread?
     private let supervisorDone = DispatchSemaphore(value: 0)
 
+    /// Bindings (MIDI CC maps, learned controllers, bound outputs) and their current table.
+    private var bindingList: [Binding] = []
+    private var bindingTable: BindingTable?
+    private let bindingLock = NSLock()
+    /// `:learn`: the channel the next moved controller is bound to.
+    private var learning: String?
+    /// Notes held on MIDI now (for `:chord`).
+    private var held: Set<Int> = []
+
     /// Everything applied, from the engine's start, with k-cycles (sessions record it).
     public let journal = Journal()
 
@@ -304,6 +313,87 @@ public final class JackDriver: @unchecked Sendable {
         return state.pointee.tapStartCycle.load(ordering: .relaxed)
     }
 
+    // MARK: bindings — Thread: NRT
+
+    /// Replaces the bindings (set up: channels resolved, a new table handed to the audio thread,
+    /// the old one freed here once it has let go). Throws for a channel the orchestra lacks.
+    public func setBindings(_ bindings: [Binding]) throws {
+        try bindingLock.withLock {
+            let old = bindingList
+            bindingList = bindings
+            do { try rebind() } catch { bindingList = old; throw error }
+        }
+    }
+
+    public func addBinding(_ binding: Binding) throws {
+        try setBindings(bindingLock.withLock { bindingList } + [binding])
+    }
+
+    public var bindings: [Binding] { bindingLock.withLock { bindingList } }
+
+    /// A bound output channel's value after the last k-cycle (nil: not bound).
+    public func outputValue(_ name: String) -> Double? {
+        bindingLock.withLock { bindingTable?.value(name) }
+    }
+
+    /// Binds the next MIDI controller that moves to `channel`, over the channel's declared range.
+    public func learn(_ channel: String) throws {
+        _ = try self.channel(channel)
+        bindingLock.withLock { learning = channel }
+    }
+
+    /// The MIDI notes held now.
+    public var heldNotes: [Int] { bindingLock.withLock { held.sorted() } }
+
+    // Thread: NRT, under bindingLock
+    private func rebind() throws {
+        let table = try BindingTable(bindingList) { name in try self.channel(name).0 }
+        feedBindings(table)
+    }
+
+    // Thread: NRT, under bindingLock
+    private func feedBindings(_ table: BindingTable?) {
+        state.pointee.pendingBindings = table?.rt
+        state.pointee.bindingsSwap.store(1, ordering: .releasing)
+        let deadline = Date().addingTimeInterval(1)
+        while state.pointee.bindingsSwap.load(ordering: .acquiring) != 2 && Date() < deadline && isConnected {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        if state.pointee.bindingsSwap.load(ordering: .acquiring) != 2 {
+            state.pointee.bindings = state.pointee.pendingBindings   // no callback runs: take it over here
+            state.pointee.bindingsSwap.store(2, ordering: .releasing)
+        }
+        bindingTable = table  // the previous table is freed here, after the audio thread let go
+    }
+
+    /// Held notes for `:chord`; `:learn` takes the next controller.
+    // Thread: the supervisor
+    private func noteMIDI(_ c: Command) {
+        guard c.count >= 2 else { return }
+        var pf = c.pfields
+        let b = withUnsafeBytes(of: &pf) { Array($0.prefix(Int(c.count))) }
+        let kind = b[0] & 0xF0
+        var learned: Binding?
+        bindingLock.withLock {
+            if kind == 0x90, b.count == 3, b[2] > 0 { held.insert(Int(b[1])) }
+            else if kind == 0x80 || (kind == 0x90 && b.count == 3 && b[2] == 0) { held.remove(Int(b[1])) }
+            if kind == 0xB0, let target = learning {
+                learning = nil
+                let range = lock.withLock { _engine?.channels().first { $0.name == target }?.range }
+                learned = Binding(source: .midiCC(midiChannel: Int(b[0] & 0x0F) + 1, controller: Int(b[1])), channel: target,
+                                  output: (range.map { $0.minimum...max($0.maximum, $0.minimum) }) ?? 0...1)
+            }
+        }
+        if let learned {
+            do {
+                try addBinding(learned)
+                if case let .midiCC(ch, cc) = learned.source {
+                    onNotice?("learned: MIDI controller \(cc) on channel \(ch ?? 0) → \(learned.channel) (\(learned.output.lowerBound)…\(learned.output.upperBound))")
+                }
+            } catch { onNotice?("cannot bind \(learned.channel): \(error)") }
+        }
+    }
+
     /// What a session needs to replay this performance.
     public var sessionFacts: SessionFacts {
         lock.withLock {
@@ -401,6 +491,7 @@ public final class JackDriver: @unchecked Sendable {
 
     private func drainSideRings() {
         while let a = appliedRing.pop() {
+            if a.kind == .midi { noteMIDI(a.command) }
             if a.kind == .compileMerged || a.kind == .scoreRead {
                 lock.withLock { journal.applied(a) }
             } else {
@@ -436,6 +527,8 @@ public final class JackDriver: @unchecked Sendable {
         let new = try makeEngine(sampleRate: sampleRate, ksmps: ksmps)
         for (name, value) in values { try? new.setControl(name, value) }
         drainSideRings()
+        // The old engine's channel pointers die with it: the audio thread lets go of the table first.
+        bindingLock.withLock { feedBindings(nil) }
         lock.withLock {
             generation &+= 1
             channelCache = [:]
@@ -451,6 +544,7 @@ public final class JackDriver: @unchecked Sendable {
         }
         for l in old.console.flush() { onConsole?(l) }
         lock.withLock { _engine = new }  // the old engine is destroyed here, on this thread
+        bindingLock.withLock { try? rebind() }
     }
 
     /// The server went away: close the client here (never in JACK's shutdown callback),

@@ -21,6 +21,10 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     let n = Int(nframes)
     adoptPendingEngine(s)
     adoptPendingTap(s)
+    if s.pointee.bindingsSwap.load(ordering: .acquiring) == 1 {
+        s.pointee.bindings = s.pointee.pendingBindings
+        s.pointee.bindingsSwap.store(2, ordering: .releasing)
+    }
 
     var performed = false
     if let engine = s.pointee.engine, !s.pointee.paused.load(ordering: .acquiring) {
@@ -125,6 +129,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             midiNext = queueMIDI(s, engine, b, events: midiEvents, from: midiNext, before: k + ksmps, cycleStart: cycleStart)
         }
         _ = engine.performKsmps()
+        if let table = s.pointee.bindings { readBoundOutputs(table) }
         s.pointee.cycle += 1
 
         // A momentary channel is 1 for exactly the k-cycle it was set in.
@@ -177,6 +182,9 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         i += 1
         let size = Int(event.size)
         guard size > 0, size <= 3, let bytes = event.buffer else { continue }  // channel messages; SysEx is not for Csound's MIDI input
+        if size == 3, bytes[0] & 0xF0 == 0xB0, let table = s.pointee.bindings {
+            applyControlChange(s, table, status: bytes[0], controller: bytes[1], value: bytes[2], cycleStart: cycleStart)
+        }
         if engine.console.queueMIDI(bytes, count: size) {
             var record = Applied(kind: .midi, id: 0, cycle: s.pointee.cycle, frame: cycleStart)
             record.command.count = Int32(size)

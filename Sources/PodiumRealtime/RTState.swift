@@ -78,6 +78,10 @@ struct RTState: ~Copyable {
     /// NRT: the tap to adopt (nil: stop recording); handed over with `tapSwap` (0 idle, 1 ready, 2 adopted).
     var pendingTap: RecordTapRT?
     let tapSwap = Atomic<Int>(0)
+    /// RT: the bindings table (adopted from `pendingBindings` like the tap: 0 idle, 1 ready, 2 adopted).
+    var bindings: BindingTableRT?
+    var pendingBindings: BindingTableRT?
+    let bindingsSwap = Atomic<Int>(0)
     /// RT → NRT: the k-cycle of the first block of the tap adopted last.
     let tapStartCycle = Atomic<Int64>(0)
     /// RT → NRT: the k-cycle the engine is on (for stamping what does not pass through commands).

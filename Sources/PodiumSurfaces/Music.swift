@@ -11,7 +11,7 @@ import Foundation
 public enum Music {
     /// Semitones above C.
     static let letters: [Character: Int] = ["c": 0, "d": 2, "e": 4, "f": 5, "g": 7, "a": 9, "b": 11]
-    static let names = ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"]
+    public static let names = ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"]
 
     /// MIDI number of a note name (`c4` 60, `a4` 69, `eb3` 51, `f#5` 78, `c-1` 0), nil if not one.
     public static func midi(_ token: Substring) -> Int? {

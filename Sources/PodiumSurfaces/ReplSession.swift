@@ -20,7 +20,7 @@ public final class ReplSession: @unchecked Sendable {
     /// `:quit` while recording asks once; a second `:quit` (or Ctrl-D) stops.
     private var quitWarned = false
 
-    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":quit"]
+    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord", ":quit"]
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -86,6 +86,7 @@ public final class ReplSession: @unchecked Sendable {
               :channels       channels and values            :instruments   defined instruments
               :status         engine and audio statistics    :record start|stop  a session
               :preset save|load NAME   all input channels    :reset CHAN    back to its declared default
+              :learn CHAN     bind the next MIDI controller  :chord         name the notes held on MIDI
               :quit           stop (or Ctrl-D)
             """)
         case "load":
@@ -158,6 +159,17 @@ public final class ReplSession: @unchecked Sendable {
         case "reset":
             guard let channel = args.first else { return print("usage: :reset CHANNEL") }
             do { print(try Presets.reset(channel, driver: driver, producer: producer)) } catch { print("\(error)") }
+        case "learn":
+            guard let channel = args.first else { return print("usage: :learn CHANNEL") }
+            do {
+                try driver.learn(channel)
+                print("move a MIDI controller to bind it to \(channel)")
+            } catch { print("\(error)") }
+        case "chord":
+            let notes = driver.heldNotes
+            if notes.isEmpty { return print("no notes held") }
+            let names = notes.map { Music.names[$0 % 12] + String($0 / 12 - 1) }.joined(separator: " ")
+            print("\(Music.identify(notes) ?? "no chord") (\(names))")
         case "quit", "q":
             if let dir = recording?.recordingDirectory, !quitWarned {
                 quitWarned = true

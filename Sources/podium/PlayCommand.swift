@@ -147,7 +147,7 @@ struct Play: ParsableCommand {
                 let surface = try OSCSurface(driver: driver, options: OSCOptions(port: oscPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init),
                                                                                allowRemoteCode: allowRemoteCode),
                                              reloadSource: orchestra.source, map: map)
-                if let mapPath { Terminal.error("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls") }
+                if let mapPath { Terminal.error("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls\((map?.midi.isEmpty ?? true) ? "" : ", \(map!.midi.count) MIDI controllers")") }
                 surface.onNotice = { router.notice("osc: \($0)") }
                 surface.recording = recording
                 surface.presets = presets

@@ -2,7 +2,9 @@ import Foundation
 import PodiumAudioFile
 import PodiumEngine
 import PodiumProbe
+import PodiumOSC
 import PodiumRealtime
+import PodiumSurfaces
 import PodiumSession
 import Testing
 
@@ -162,4 +164,44 @@ final class MidiTests {
         #expect(firstDifference(recorded, try SoundFileContents(path: dir.appendingPathComponent("replay.wav").path).samples) == nil)
     }
 }
+}
+
+extension JackSuites.MidiTests {
+    @Test("MIDI controllers through the organ's map (bindings): scaled into channels on their k-cycle and journaled; :learn binds the next controller; held notes name their chord")
+    func controllersLearnAndChord() throws {
+        let csd = try String(contentsOfFile: Paths.orchestra("organ.csd"), encoding: .utf8)
+        let driver = JackDriver(source: .text(orchestra: CSDSections(csd).orchestra, score: "i90 0 3600", name: "organ.orc"),
+                                jack: JackOptions(clientName: "podorgan", serverName: server.name, connect: false, ksmps: 64))
+        try driver.start()
+        defer { driver.stop() }
+        let map = try OSCMap(contentsOf: Paths.orchestra("organ.oscmap.yaml"))
+        #expect(map.midiBindings.count == 12)
+        let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0), map: map)
+        defer { osc.stop() }
+        #expect(driver.bindings.contains { $0.source == .midiCC(midiChannel: nil, controller: 12) && $0.channel == "drawbar1" })
+        let notices = LineLog()
+        driver.onNotice = { notices.add($0) }
+        let keyboard = try MidiSender(server: server.name, name: "keys2")
+        try keyboard.connect(to: "podorgan:midi_in")
+        let t0 = keyboard.frameTime + 4800
+        let first: [(frame: Int64, bytes: [UInt8])] = [(t0, [0xB0, 12, 127]), (t0 + 10, [0xB0, 13, 0]), (t0 + 2400, [0xB0, 7, 64]),
+                     (t0 + 4800, [0x90, 60, 90]), (t0 + 4810, [0x90, 64, 90]), (t0 + 4820, [0x90, 67, 90])]
+        keyboard.play(first)
+        #expect(eventually(3) { keyboard.sent == 6 })
+        Thread.sleep(forTimeInterval: 0.1)
+        try driver.learn("perclevel")   // the next controller that moves
+        let t1 = keyboard.frameTime + 4800
+        keyboard.play(first + [(t1, [0xB3, 21, 127]), (t1 + 4800, [0xB3, 21, 0])])
+        #expect(eventually(3) { keyboard.sent == 8 })
+        #expect(eventually(1) { (try? driver.engine.control("perclevel")) == 0 }, "learned controller 21 moved perclevel to 1 then 0")
+        #expect(try driver.engine.control("drawbar1") == 8)
+        #expect(try driver.engine.control("drawbar2") == 0)
+        #expect(abs(try driver.engine.control("volume") - 64.0 / 127) < 1e-12)
+        #expect(notices.all.contains { $0.hasPrefix("learned: MIDI controller 21 on channel 4 → perclevel") }, "\(notices.all)")
+        #expect(driver.heldNotes == [60, 64, 67])
+        #expect(Music.identify(driver.heldNotes) == "C")
+        let log = driver.journal.follow(nil).lines
+        #expect(log.contains { $0.hasSuffix("set drawbar1 8.0") } && log.contains { $0.hasSuffix("midi b0 0c 7f") })
+        #expect(log.contains { $0.hasSuffix("set perclevel 0.0") }, "the learned controller's next move")
+    }
 }
