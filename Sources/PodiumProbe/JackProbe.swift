@@ -209,6 +209,17 @@ public final class CaptureClient: @unchecked Sendable {
         return state.pointee.blockFrame[b] + Int64(i - state.pointee.blockStart[b])
     }
 
+    /// The sample index recorded at a JACK frame (nil: not recorded).
+    public func sampleIndex(ofFrame frame: Int64) -> Int? {
+        for b in 0..<state.pointee.blocks {
+            let start = state.pointee.blockStart[b]
+            let end = b + 1 < state.pointee.blocks ? state.pointee.blockStart[b + 1] : state.pointee.written
+            let f0 = state.pointee.blockFrame[b]
+            if frame >= f0 && frame < f0 + Int64(end - start) { return start + Int(frame - f0) }
+        }
+        return nil
+    }
+
     private var closed = false
 
     /// Closes the client (once; deinit does it otherwise).

@@ -256,9 +256,21 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         // nearest k-cycle, then places it at (time mod ksmps) inside that cycle: an offset in
         // the second half of a cycle would sound one k-cycle late. Asking for one ksmps earlier
         // (a negative p2) activates it now, at the same offset.
+        // Csound 6.18 crashes (a negative copy length in kperf) when a note started with a
+        // negative p2 ends, by its p2 + p3, inside the k-cycle it starts in (measured: p2 = -96,
+        // p3 = 240 frames at ksmps 256). Such a note — shorter than about one and a half
+        // k-cycles — is lengthened to end one sample after the k-cycle.
         if s.pointee.sampleAccurate && command.count > 1 {
             var offset = command.frame > cycleStart ? Double(command.frame - cycleStart) : 0
-            if offset >= Double(engine.ksmps) / 2 { offset -= Double(engine.ksmps) }
+            let ksmps = Double(engine.ksmps)
+            if offset >= ksmps / 2 && (command.count <= 2 || command.pfields[2] != 0) {
+                offset -= ksmps
+                if command.count > 2 && command.pfields[2] > 0 {
+                    let sr = s.pointee.sampleRate
+                    let minimum = ksmps - (offset + 0.25) + 1   // p2 + p3 past the end of the k-cycle
+                    if command.pfields[2] * sr < minimum { command.pfields[2] = minimum / sr }
+                }
+            }
             command.pfields[1] += (offset + 0.25) / s.pointee.sampleRate
         }
         let count = Int(command.count)

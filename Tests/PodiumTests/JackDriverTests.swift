@@ -176,6 +176,35 @@ final class JackDriverTests {
                 "onsets \(onsets), asked \(frames), offsets differ by \(zip(onsets, frames).map { $0 - $1 }), xruns \(xruns)")
     }
 
+    @Test("very short notes timed late in a k-cycle (Csound 6.18 crashes on them as asked) start on their frame, lengthened past the k-cycle")
+    func shortLateNotes() throws {
+        let driver = makeDriver()   // ksmps 256
+        try driver.start()
+        defer { driver.stop() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 3)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        let producer = driver.makeProducer()
+        producer.event([2, 0, 0.02, 0.0001])
+        Thread.sleep(forTimeInterval: 0.1)
+        capture.start()
+        let first = driver.frameTime + 4800
+        // 96 frames after a k-cycle's start would be early enough; 200 is late (≥ 128) and
+        // 0.001 s (48 frames) ends inside the cycle: the case Csound cannot start early.
+        let aligned = first - first % 256
+        let frames = (0..<4).map { aligned + Int64($0) * 9600 + 200 }
+        for f in frames { producer.event([2, 0, 0.001, 0.5], frame: f) }
+        producer.event([2, 0, 0.003, 0.5], frame: aligned + 4 * 9600 + 96)  // early in its cycle: exact
+        Thread.sleep(forTimeInterval: 1.2)
+        capture.stopRecording()
+        #expect(driver.stats.cycles > 0 && driver.isConnected, "the engine is alive")
+        let onsets = capture.onsets(0)
+        #expect(onsets.count == 5, "\(onsets)")
+        #expect(zip(onsets.prefix(4), frames).allSatisfy { $0.0 == $0.1 }, "on their frames: \(zip(onsets, frames).map { $0 - $1 })")
+        #expect(onsets.last == aligned + 4 * 9600 + 96)
+        let samples = capture.samples(0)
+        #expect(onsets.prefix(4).allSatisfy { o in capture.sampleIndex(ofFrame: o).map { samples[$0...].prefix { abs($0) > 0.01 }.count > 0 } ?? false })
+    }
+
     @Test("momentary channels are 1 for exactly one k-cycle")
     func momentary() throws {
         let driver = makeDriver(ksmps: 32)

@@ -329,8 +329,27 @@ do {
         print("|---|---:|---:|---:|---:|---|")
         for row in replayRows { print(row) }
         print("")
+    case "peers":
+        let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
+        let events = Int(option("--events") ?? "60") ?? 60
+        print("### Event-to-sound latency against peers, measured the same way in one run (dummy JACK -r, 48 kHz): a UDP trigger sent at a known JACK frame, the onset in a capture client\n")
+        print("| period | system | events | median frames | median periods | p95 periods | max periods | |")
+        print("|---:|---|---:|---:|---:|---:|---:|---|")
+        for p in periods {
+            for row in try peersTable(period: p, events: events) {
+                let l = row.latencies, d = Double(p)
+                if l.isEmpty { print("| \(p) | \(row.system) | 0 | | | | | \(row.note) |"); continue }
+                print(String(format: "| %d | %@ | %d | %.0f | %.2f | %.2f | %.2f | %@ |", p, row.system, l.count, percentile(l, 0.5), percentile(l, 0.5) / d,
+                             percentile(l, 0.95) / d, (l.max() ?? .nan) / d, row.note))
+            }
+        }
+        print("\n### Timetagged bundles to Podium: 8 bundles 4811 frames apart, sent together 200 ms ahead; each onset's error against the first + i × 4811 (frames)\n")
+        print("| period | heard | errors |")
+        print("|---:|---|---|")
+        for row in bundleRows { print(row) }
+        print("")
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers)\n".utf8))
         exit(64)
     }
 } catch {

@@ -1,0 +1,222 @@
+// Peers: event-to-sound latency of Podium (OSC, csound text protocol), the csound CLI on JACK
+// (triggered through --port) and scsynth (/s_new), all measured the same way in one run: a UDP
+// trigger sent at a known JACK frame, the onset found by a frame-stamped capture client.
+import Foundation
+import PodiumEngine
+import PodiumOSC
+import PodiumProbe
+import PodiumRealtime
+import CJack
+
+struct PeerRow {
+    var system: String
+    var latencies: [Double]
+    var note: String
+}
+
+/// Sends `trigger` at random moments; returns onset − send, in frames.
+func measureOnsets(server: TestJackServer, from port: String, events: Int, after: () -> Void = {}, trigger: () -> Void) throws -> [Double] {
+    let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "peer-capture")
+    defer { capture.close() }
+    try capture.connect(from: port, channel: 0)
+    trigger()  // warm-up (first-note allocation)
+    Thread.sleep(forTimeInterval: 0.3)
+    after()
+    var latencies: [Double] = []
+    for _ in 0..<events {
+        capture.start()
+        Thread.sleep(forTimeInterval: Double.random(in: 0.03...0.05))
+        let sent = capture.frameTime
+        trigger()
+        Thread.sleep(forTimeInterval: 0.06)
+        capture.stopRecording()
+        after()
+        if let onset = capture.onsetFrame(0) { latencies.append(Double(onset - sent)) }
+    }
+    return latencies
+}
+
+/// Waits until a JACK port exists (an external program starting up).
+func waitForPort(_ name: String, server: String, seconds: Double = 15) -> Bool {
+    guard let probe = CaptureClient.openClient(name: "port-probe", server: server) else { return false }
+    defer { jack_client_close(probe) }
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if jack_port_by_name(probe, name) != nil { return true }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return false
+}
+
+/// A minimal SynthDef (SCgf version 2) without sclang: `DC.ar(0.5)` to bus 0, freed after
+/// 20 ms by `Line.kr(doneAction: 2)`.
+func impulseSynthDef(name: String) -> [UInt8] {
+    var b: [UInt8] = []
+    func i32(_ v: Int32) { withUnsafeBytes(of: v.bigEndian) { b += $0 } }
+    func i16(_ v: Int16) { withUnsafeBytes(of: v.bigEndian) { b += $0 } }
+    func i8(_ v: Int8) { b.append(UInt8(bitPattern: v)) }
+    func f32(_ v: Float) { withUnsafeBytes(of: v.bitPattern.bigEndian) { b += $0 } }
+    func pstring(_ s: String) { b.append(UInt8(s.utf8.count)); b += Array(s.utf8) }
+    b += Array("SCgf".utf8); i32(2); i16(1)
+    pstring(name)
+    let constants: [Float] = [0.5, 0.02, 2, 0]          // 0.5 level/line value, 0.02 s, doneAction 2, bus 0
+    i32(Int32(constants.count)); constants.forEach(f32)
+    i32(0)                                              // parameters
+    i32(0)                                              // parameter names
+    i32(3)                                              // UGens
+    // 0: Line.kr(0.5, 0.5, 0.02, 2)
+    pstring("Line"); i8(1); i32(4); i32(1); i16(0)
+    for c: Int32 in [0, 0, 1, 2] { i32(-1); i32(c) }
+    i8(1)
+    // 1: DC.ar(0.5)
+    pstring("DC"); i8(2); i32(1); i32(1); i16(0)
+    i32(-1); i32(0)
+    i8(2)
+    // 2: Out.ar(0, DC)
+    pstring("Out"); i8(2); i32(2); i32(0); i16(0)
+    i32(-1); i32(3)
+    i32(1); i32(0)
+    i16(0)                                              // variants
+    return b
+}
+
+func peersTable(period: Int, events: Int) throws -> [PeerRow] {
+    var rows: [PeerRow] = []
+    let server = try TestJackServer(period: period, tag: "bench-peers")
+    defer { server.stop() }
+
+    // Podium: OSC and the csound text protocol, in-process.
+    do {
+        let driver = JackDriver(source: .text(orchestra: impulseOrchestra, score: nil, name: "impulse.orc"),
+                                jack: JackOptions(clientName: "podium", serverName: server.name, connect: false))
+        try driver.start()
+        let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+        osc.start()
+        let text = try CsoundTextPort(driver: driver, options: OSCOptions(port: 0))
+        text.start()
+        let oscSender = UDPSender(port: osc.port), textSender = UDPSender(port: text.port)
+        let event = OSCMessage.encode("/podium/event", [.int(2), .float(0), .float(0.01), .float(0.5)])
+        rows.append(PeerRow(system: "Podium, OSC `/podium/event`",
+                            latencies: try measureOnsets(server: server, from: "podium:out_1", events: events) { _ = oscSender.send(event) }, note: "in the JACK callback"))
+        rows.append(PeerRow(system: "Podium, csound text protocol `&i2 …`",
+                            latencies: try measureOnsets(server: server, from: "podium:out_1", events: events) { _ = textSender.send(Array("&i2 0 0.01 0.5".utf8)) }, note: "in the JACK callback"))
+        // Timetagged bundles: 8 bundles 4811 frames apart (sent together, 200 ms ahead); the
+        // error is each onset's distance from the first onset + i × 4811.
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "bundle-capture")
+        try capture.connect(from: "podium:out_1", channel: 0)
+        capture.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        let now = Date().timeIntervalSince1970 + 2_208_988_800 + 0.2
+        for i in 0..<8 {
+            let t = now + Double(i * 4811) / 48000
+            let bundle = RawOSC.bundle(ntp: t, [RawOSC.message("/podium/event", [.i(2), .f(0), .f(0.005), .f(0.5)])])
+            _ = oscSender.send(bundle)
+        }
+        Thread.sleep(forTimeInterval: 1.2)
+        capture.stopRecording()
+        let onsets = capture.onsets(0)
+        let errors = onsets.enumerated().map { Double($0.element - (onsets.first ?? 0) - Int64($0.offset * 4811)) }
+        bundleRows.append(String(format: "| %d | %d of 8 | %@ |", period, onsets.count, errors.map { String(format: "%+.0f", $0) }.joined(separator: " ")))
+        capture.close()
+        text.stop()
+        osc.stop()
+        driver.stop()
+    }
+
+    // The csound CLI with its JACK module, at the smallest buffers it accepts (-B must exceed -b).
+    do {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-peers-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csd = dir.appendingPathComponent("impulse.csd").path
+        try "<CsoundSynthesizer>\n<CsInstruments>\nsr = 48000\nksmps = 64\n\(impulseOrchestra)\n</CsInstruments>\n<CsScore>\nf0 3600\n</CsScore>\n</CsoundSynthesizer>\n"
+            .write(toFile: csd, atomically: true, encoding: .utf8)
+        let port = UInt16.random(in: 20000...40000)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/csound")
+        p.arguments = ["-+rtaudio=jack", "-+jack_client=cscli", "-odac", "-b\(period)", "-B\(period * 2)", "--port=\(port)", "-d", "-m0", csd]
+        p.environment = ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        if waitForPort("cscli:output1", server: server.name) {
+            let sender = UDPSender(port: port)
+            Thread.sleep(forTimeInterval: 0.5)
+            rows.append(PeerRow(system: "csound CLI `-+rtaudio=jack -b\(period) -B\(period * 2)`, `--port` `&i2 …`",
+                                latencies: try measureOnsets(server: server, from: "cscli:output1", events: events) { _ = sender.send(Array("&i2 0 0.01 0.5".utf8)) },
+                                note: "its JACK module buffers -B frames"))
+        } else {
+            rows.append(PeerRow(system: "csound CLI", latencies: [], note: "did not start on JACK"))
+        }
+    }
+
+    // scsynth (supercollider-server): DSP in its JACK callback, 64-sample blocks.
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/scsynth") {
+        let port = UInt16.random(in: 40001...60000)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/scsynth")
+        p.arguments = ["-u", "\(port)", "-i", "0", "-o", "1", "-R", "0"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server.name, "SC_JACK_DEFAULT_OUTPUTS": ""]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        if waitForPort("SuperCollider:out_1", server: server.name) {
+            let sender = UDPSender(port: port)
+            _ = sender.send(RawOSC.message("/d_recv", [.b(impulseSynthDef(name: "podium-impulse"))]))
+            Thread.sleep(forTimeInterval: 0.5)
+            // Each synth gets its id and is freed after its measurement.
+            var node: Int32 = 1000
+            rows.append(PeerRow(system: "scsynth `/s_new`", latencies: try measureOnsets(server: server, from: "SuperCollider:out_1", events: events, after: {
+                                    _ = sender.send(RawOSC.message("/n_free", [.i(node)]))
+                                }) {
+                                    node += 1
+                                    _ = sender.send(RawOSC.message("/s_new", [.s("podium-impulse"), .i(node), .i(0), .i(0)]))
+                                }, note: "in the JACK callback"))
+        } else {
+            rows.append(PeerRow(system: "scsynth", latencies: [], note: "did not start on JACK"))
+        }
+    } else {
+        rows.append(PeerRow(system: "scsynth", latencies: [], note: "not installed (apt: supercollider-server)"))
+    }
+    return rows
+}
+
+nonisolated(unsafe) var bundleRows: [String] = []
+
+/// OSC encoding for the bench's senders (blobs and bundles, which Podium's own encoder has no
+/// use for).
+enum RawOSC {
+    enum Arg { case i(Int32), f(Float), s(String), b([UInt8]) }
+    static func pad(_ bytes: inout [UInt8]) { while bytes.count % 4 != 0 { bytes.append(0) } }
+    static func string(_ s: String) -> [UInt8] { var b = Array(s.utf8) + [0]; pad(&b); return b }
+    static func message(_ address: String, _ args: [Arg]) -> [UInt8] {
+        var out = string(address)
+        out += string("," + args.map { switch $0 { case .i: "i"; case .f: "f"; case .s: "s"; case .b: "b" } }.joined())
+        for a in args {
+            switch a {
+            case let .i(v): withUnsafeBytes(of: v.bigEndian) { out += $0 }
+            case let .f(v): withUnsafeBytes(of: v.bitPattern.bigEndian) { out += $0 }
+            case let .s(v): out += string(v)
+            case let .b(v):
+                withUnsafeBytes(of: Int32(v.count).bigEndian) { out += $0 }
+                var blob = v
+                pad(&blob)
+                out += blob
+            }
+        }
+        return out
+    }
+    static func bundle(ntp: Double, _ messages: [[UInt8]]) -> [UInt8] {
+        var out = string("#bundle")
+        let sec = UInt32(ntp.rounded(.down)), frac = UInt32((ntp - ntp.rounded(.down)) * 4_294_967_296)
+        withUnsafeBytes(of: sec.bigEndian) { out += $0 }
+        withUnsafeBytes(of: frac.bigEndian) { out += $0 }
+        for m in messages {
+            withUnsafeBytes(of: Int32(m.count).bigEndian) { out += $0 }
+            out += m
+        }
+        return out
+    }
+}
