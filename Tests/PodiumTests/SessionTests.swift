@@ -192,10 +192,12 @@ final class SessionTests {
         #expect(recorded.contains { abs($0) > 0.05 }, "something was played")
         #expect(try samples(url.appendingPathComponent("input.wav").path).contains { abs($0) > 0.05 }, "the input was heard")
         let diff = firstDifference(recorded, replayed)
-        if diff != nil { try? FileManager.default.copyItem(at: url, to: URL(fileURLWithPath: "/tmp/failed-session-\(getpid())")) }
+        // A failing session is kept for a look (the test's own directory is removed).
+        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("podium-failed-session-\(getpid())")
+        if diff != nil { try? FileManager.default.copyItem(at: url, to: kept) }
         let cycle = info.startCycle + Int64((diff ?? 0) / 2 / 64)
         let near = log.split(separator: "\n").filter { Int64($0.split(separator: " ").first ?? "").map { abs($0 - cycle) < 80 } ?? false }
-        #expect(diff == nil, "replay differs from the recording at sample \(diff ?? -1) of \(recorded.count) (k-cycle \(cycle)); events.log near it: \(near.joined(separator: " | "))")
+        #expect(diff == nil, "replay differs from the recording at sample \(diff ?? -1) of \(recorded.count) (k-cycle \(cycle)); kept in \(kept.path); events.log near it: \(near.joined(separator: " | "))")
     }
 
     @Test("a recording started mid-performance replays from the engine's start and matches from its first sample")
