@@ -220,3 +220,43 @@ enum RawOSC {
         return out
     }
 }
+
+/// Peak resident memory (KiB) of a program run to its end under /usr/bin/time.
+func peakRSS(_ executable: String, _ arguments: [String], server: String) -> Int? {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    p.arguments = ["-f", "PEAKRSS %M", executable] + arguments
+    p.environment = ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server]) { $1 }
+    let err = Pipe()
+    p.standardError = err
+    p.standardOutput = FileHandle.nullDevice
+    p.standardInput = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return nil }
+    let data = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard let r = text.range(of: "PEAKRSS ") else { return nil }
+    return Int(text[r.upperBound...].prefix { $0.isNumber })
+}
+
+/// Podium and the csound CLI playing the same orchestra for three seconds on JACK.
+func memoryTable(podium: String) throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+        print("(memory: /usr/bin/time is missing: apt install time)")
+        return
+    }
+    let server = try TestJackServer(period: 256, tag: "bench-memory")
+    defer { server.stop() }
+    let csd = "Orchestras/sine.csd"
+    let podiumKiB = peakRSS(podium, ["play", csd, "--server", server.name, "--no-connect", "--no-repl", "--no-watch", "--no-osc", "--duration", "3"], server: server.name)
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-memory-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    // The same orchestra, with a score that ends after three seconds.
+    let text = try String(contentsOfFile: csd, encoding: .utf8).replacingOccurrences(of: "i1 0 10", with: "i1 0 3")
+    let short = dir.appendingPathComponent("sine3.csd").path
+    try text.write(toFile: short, atomically: true, encoding: .utf8)
+    let csoundKiB = peakRSS("/usr/bin/csound", ["-+rtaudio=jack", "-+jack_client=csmem", "-odac", "-b256", "-B512", "-d", "-m0", short], server: server.name)
+    func mb(_ k: Int?) -> String { k.map { String(format: "%.1f MB", Double($0) / 1024) } ?? "failed" }
+    print("| \(csd), 3 s on JACK | \(mb(podiumKiB)) | \(mb(csoundKiB)) |")
+}
