@@ -6,6 +6,7 @@ import PodiumEngine
 import PodiumOSC
 import PodiumProbe
 import PodiumRealtime
+import PodiumSession
 import CJack
 
 struct PeerRow {
@@ -259,4 +260,59 @@ func memoryTable(podium: String) throws {
     let csoundKiB = peakRSS("/usr/bin/csound", ["-+rtaudio=jack", "-+jack_client=csmem", "-odac", "-b256", "-B512", "-d", "-m0", short], server: server.name)
     func mb(_ k: Int?) -> String { k.map { String(format: "%.1f MB", Double($0) / 1024) } ?? "failed" }
     print("| \(csd), 3 s on JACK | \(mb(podiumKiB)) | \(mb(csoundKiB)) |")
+}
+
+/// Runs the driver on its own server for `seconds` (under callgrind, bench/run counts the
+/// instructions of the process callback and of csoundPerformKsmps inside it).
+/// The server is started by the caller (`--server`): valgrind keeps child processes from being spawned.
+func overheadRun(seconds: Double, server: String) throws {
+    let driver = JackDriver(source: .csd(path: "bench/orchestras/voices.csd"), options: EngineOptions(seed: 1),
+                            jack: JackOptions(serverName: server, connect: false, ksmps: 64))
+    try driver.start()
+    Thread.sleep(forTimeInterval: seconds)
+    let s = driver.stats
+    driver.stop()
+    print("OVERHEAD callbacks \(s.callbacks) cycles \(s.cycles)")
+}
+
+/// Soak: an OSC flood, a hot reload every 2 s and a recording, for `seconds`.
+func soakTable(seconds: Double, rate: Int) throws {
+    let server = try TestJackServer(period: 256, tag: "bench-soak")
+    defer { server.stop() }
+    let orchestra = "nchnls = 2\n0dbfs = 1\nchn_k \"level\", 1\ninstr 1\n a1 vco2 0.1 * chnget:k(\"level\"), p4\n outs a1, a1\nendin\n"
+    let driver = JackDriver(source: .text(orchestra: orchestra, score: nil, name: "soak.orc"), options: EngineOptions(seed: 1),
+                            jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+    try driver.start()
+    defer { driver.stop() }
+    let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+    osc.start()
+    defer { osc.stop() }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-soak-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let recording = Recording(driver: driver, sessions: dir, podiumVersion: "bench")
+    _ = try recording.startRecording()
+    let producer = driver.makeProducer()
+    for n in 0..<8 { producer.event([1, 0, -1, 110 * Double(n + 1)]) }
+    Thread.sleep(forTimeInterval: 0.3)
+    driver.resetCallbackTimes()
+    let before = driver.stats
+    let sender = UDPSender(port: osc.port)
+    let datagram = OSCMessage.encode("/podium/chn/level", [.float(0.5)])
+    let start = ContinuousClock.now
+    var sent = 0, reloads = 0, lastReload = start
+    while ContinuousClock.now - start < .milliseconds(Int64(seconds * 1000)) {
+        for _ in 0..<(rate / 500) where sender.send(datagram) { sent += 1 }
+        if ContinuousClock.now - lastReload >= .seconds(2) {
+            lastReload = ContinuousClock.now
+            reloads += 1
+            _ = try? driver.compile("instr 1\n a1 vco2 0.1 * chnget:k(\"level\"), p4 * \(1 + Double(reloads % 3) * 0.001)\n outs a1, a1\nendin\n", source: "soak")
+        }
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+    Thread.sleep(forTimeInterval: 0.3)
+    let s = driver.stats
+    let summary = recording.stopRecording() ?? ""
+    print(String(format: "| %.0f s | %d/s, %d sent, %d received | %d | %llu | %llu | ≤%.1f%% | %.0f µs of %.0f | %@ |",
+                 seconds, rate, sent, osc.stats.datagrams, reloads, s.xruns - before.xruns, s.lateCommands - before.lateCommands,
+                 s.p99 * 100, s.maxCallbackMicroseconds, s.periodMicroseconds, summary.contains(" 0 overruns") ? "0 disk overruns" : summary))
 }

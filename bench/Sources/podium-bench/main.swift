@@ -329,6 +329,14 @@ do {
         print("|---|---:|---:|---:|---:|---|")
         for row in replayRows { print(row) }
         print("")
+    case "soak":
+        print("### Soak: an OSC flood of channel sets, a hot reload every 2 s and a recording, 8 vco2 voices (dummy JACK -r, 48 kHz, period 256, ksmps 64)\n")
+        print("| length | OSC flood | reloads | xruns | late commands | callback p99 | max callback | recording |")
+        print("|---:|---|---:|---:|---:|---:|---:|---|")
+        try soakTable(seconds: Double(option("--seconds") ?? "20") ?? 20, rate: Int(option("--rate") ?? "20000") ?? 20000)
+        print("")
+    case "overhead-run":
+        try overheadRun(seconds: Double(option("--seconds") ?? "4") ?? 4, server: option("--server") ?? "default")
     case "peers":
         let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
         let events = Int(option("--events") ?? "60") ?? 60
