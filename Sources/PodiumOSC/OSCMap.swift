@@ -62,13 +62,8 @@ public struct OSCMap: Sendable, Equatable {
             let input = range ?? [0, 1]
             let output = to ?? input
             guard input.count == 2, output.count == 2, input[1] != input[0] else { return value }
-            let t = min(max((value - input[0]) / (input[1] - input[0]), 0), 1)
-            let (lo, hi) = (output[0], output[1])
-            switch curve ?? .lin {
-            case .lin: return lo + (hi - lo) * t
-            case .exp: return lo * pow(hi / lo, t)
-            case .log: return lo + (hi - lo) * log10(1 + 9 * t)
-            }
+            let shape: Binding.Curve = curve == .exp ? .exp : curve == .log ? .log : .lin
+            return Binding.scale(value, inLow: input[0], inHigh: input[1], outLow: output[0], outHigh: output[1], curve: shape.rawValue)
         }
 
         public var targetChannels: [String] {

@@ -30,6 +30,7 @@ public final class MidiSender: @unchecked Sendable {
         guard jack_connect(client, jack_port_name(state.pointee.port), port) == 0 else { throw TestFailure("cannot connect MIDI to \(port)") }
     }
 
+    // Thread: NRT (the test), before the messages are due
     /// Plays three-byte messages at absolute JACK frames (ascending). Call once.
     public func play(_ messages: [(frame: Int64, bytes: [UInt8])]) {
         for (i, m) in messages.prefix(1024).enumerated() {
@@ -54,19 +55,22 @@ struct MidiSenderState: ~Copyable {
     let next = Atomic<Int>(0)
 }
 
+/// Writes the messages due in this period. Plain data only: the compiler checks it.
+// Thread: RT (the sender's JACK process thread)
+@_noLocks @_noAllocation
 private func midiSenderProcess(_ n: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let s = arg.assumingMemoryBound(to: MidiSenderState.self)
-    guard let port = s.pointee.port, let buffer = jack_port_get_buffer(port, n) else { return 0 }
-    jack_midi_clear_buffer(buffer)
-    let start = Int64(jack_last_frame_time(s.pointee.client))
+    guard let port = s.pointee.port, let buffer = _unsafePerformance({ jack_port_get_buffer(port, n) }) else { return 0 }
+    _unsafePerformance { jack_midi_clear_buffer(buffer) }
+    let start = _unsafePerformance { Int64(jack_last_frame_time(s.pointee.client)) }
     let count = s.pointee.count.load(ordering: .acquiring)
     var i = s.pointee.next.load(ordering: .relaxed)
     while i < count {
         let f = s.pointee.frames[i]
         if f >= start + Int64(n) { break }
         let offset = UInt32(max(0, f - start))
-        _ = jack_midi_event_write(buffer, offset, s.pointee.bytes + i * 3, 3)
+        _ = _unsafePerformance { jack_midi_event_write(buffer, offset, s.pointee.bytes + i * 3, 3) }
         i += 1
     }
     s.pointee.next.store(i, ordering: .releasing)

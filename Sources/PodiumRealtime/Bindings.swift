@@ -33,10 +33,11 @@ public struct Binding: Sendable, Equatable {
         self.curve = curve
     }
 
-    /// What the channel gets for an input value (the same formula as the OSC map's).
+    /// What a channel gets for an input value: clamped to the input range, then mapped onto the
+    /// output range along the curve (MIDI bindings and the OSC map share it).
     // Thread: any
     @_noLocks @_noAllocation
-    static func scale(_ v: Double, inLow: Double, inHigh: Double, outLow: Double, outHigh: Double, curve: UInt8) -> Double {
+    public static func scale(_ v: Double, inLow: Double, inHigh: Double, outLow: Double, outHigh: Double, curve: UInt8) -> Double {
         guard inHigh != inLow else { return outLow }
         let t = min(max((v - inLow) / (inHigh - inLow), 0), 1)
         switch curve {

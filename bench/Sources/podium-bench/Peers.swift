@@ -37,6 +37,18 @@ func measureOnsets(server: TestJackServer, from port: String, events: Int, after
     return latencies
 }
 
+/// Starts a peer program on the bench's JACK server, its output discarded.
+func startPeer(_ executable: String, _ arguments: [String], server: String, environment: [String: String] = [:]) throws -> Process {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    p.environment = ProcessInfo.processInfo.environment.merging(environment.merging(["JACK_DEFAULT_SERVER": server]) { $1 }) { $1 }
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    return p
+}
+
 /// Waits until a JACK port exists (an external program starting up).
 func waitForPort(_ name: String, server: String, seconds: Double = 15) -> Bool {
     guard let probe = CaptureClient.openClient(name: "port-probe", server: server) else { return false }
@@ -133,13 +145,8 @@ func peersTable(period: Int, events: Int) throws -> [PeerRow] {
         try "<CsoundSynthesizer>\n<CsInstruments>\nsr = 48000\nksmps = 64\n\(impulseOrchestra)\n</CsInstruments>\n<CsScore>\nf0 3600\n</CsScore>\n</CsoundSynthesizer>\n"
             .write(toFile: csd, atomically: true, encoding: .utf8)
         let port = UInt16.random(in: 20000...40000)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/csound")
-        p.arguments = ["-+rtaudio=jack", "-+jack_client=cscli", "-odac", "-b\(period)", "-B\(period * 2)", "--port=\(port)", "-d", "-m0", csd]
-        p.environment = ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server.name]) { $1 }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try startPeer("/usr/bin/csound", ["-+rtaudio=jack", "-+jack_client=cscli", "-odac", "-b\(period)", "-B\(period * 2)", "--port=\(port)", "-d", "-m0", csd],
+                              server: server.name)
         defer { p.terminate(); p.waitUntilExit() }
         if waitForPort("cscli:output1", server: server.name) {
             let sender = UDPSender(port: port)
@@ -155,13 +162,8 @@ func peersTable(period: Int, events: Int) throws -> [PeerRow] {
     // scsynth (supercollider-server): DSP in its JACK callback, 64-sample blocks.
     if FileManager.default.isExecutableFile(atPath: "/usr/bin/scsynth") {
         let port = UInt16.random(in: 40001...60000)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/scsynth")
-        p.arguments = ["-u", "\(port)", "-i", "0", "-o", "1", "-R", "0"]
-        p.environment = ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server.name, "SC_JACK_DEFAULT_OUTPUTS": ""]) { $1 }
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try startPeer("/usr/bin/scsynth", ["-u", "\(port)", "-i", "0", "-o", "1", "-R", "0"], server: server.name,
+                              environment: ["SC_JACK_DEFAULT_OUTPUTS": ""])
         defer { p.terminate(); p.waitUntilExit() }
         if waitForPort("SuperCollider:out_1", server: server.name) {
             let sender = UDPSender(port: port)
