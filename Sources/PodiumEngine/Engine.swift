@@ -88,6 +88,7 @@ public final class Engine: @unchecked Sendable {
     /// performs). A failure leaves every existing instrument as it was.
     @discardableResult
     public func compileOrchestra(_ text: String, source: String) throws -> [ConsoleLine] {
+        try OrchestraCheck.lexical(text, source: source)
         let code = text + "\n" + (started ? Engine.exports(InstrumentTable.declared(in: text).names) : "")
         let lines = try checked(source: source) { api.compileOrc(code) }
         register(text)
@@ -154,6 +155,7 @@ public final class Engine: @unchecked Sendable {
     /// Returns the marker value the audio thread writes to `podium.merged` when it merges.
     // Thread: NRT (one producer)
     public func compileOrchestraAsync(_ text: String, source: String, register keep: Bool = true) throws -> Double {
+        try OrchestraCheck.lexical(text, source: source)
         nextMarker += 1
         let marker = nextMarker
         let named = InstrumentTable.declared(in: text).names
@@ -318,8 +320,22 @@ public final class Engine: @unchecked Sendable {
 
     /// Adds a file's directory to Csound's search paths for sound files, analysis files and includes.
     public func searchBeside(_ path: String) throws {
+        for option in Engine.searchOptions(beside: path) { try api.setOption(option) }
+    }
+
+    /// The options that make Csound find files beside `path` (as the csound CLI does).
+    public static func searchOptions(beside path: String) -> [String] {
         let dir = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        for variable in ["SSDIR", "SFDIR", "SADIR", "INCDIR"] { try api.setOption("--env:\(variable)+=\(dir)") }
+        return ["SSDIR", "SFDIR", "SADIR", "INCDIR"].map { "--env:\($0)+=\(dir)" }
+    }
+
+    /// What Csound's parser makes of orchestra text in this engine (not started): its return
+    /// code (0 compiled, negative: errors, positive: it left by longjmp) and its error lines.
+    /// For `podium check`, which runs it in a child process (see `OrchestraCheck`).
+    // Thread: NRT (owner), before start
+    public func parse(_ text: String) -> (code: Int32, diagnostics: [String]) {
+        let (rc, lines) = console.capturing { api.compileOrc(text) }
+        return (rc, Engine.errors(lines))
     }
 
     static func read(_ path: String) throws -> String {

@@ -8,7 +8,13 @@ public struct InstrumentTable: Sendable, Equatable {
 
     public init() {}
 
-    public func defines(number: Double) -> Bool { numbers.contains(Int(number.magnitude)) }
+    /// Whether an instrument number (fractional instances and negative turn-offs included)
+    /// names a defined instrument. Total: NaN, infinities and huge numbers are simply not defined.
+    public func defines(number: Double) -> Bool {
+        let m = number.magnitude
+        guard m.isFinite, m >= 1, m < 2_147_483_648 else { return false }
+        return numbers.contains(Int(m))
+    }
     public func defines(name: String) -> Bool { names.contains(name) }
 
     /// Adds the instruments declared in orchestra text (`instr 1, 2, bass`, `instr +name`).

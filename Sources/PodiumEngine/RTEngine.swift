@@ -39,6 +39,20 @@ public struct RTEngine: @unchecked Sendable {
         _unsafePerformance { _ = csoundScoreEvent(csound, CChar(UInt8(ascii: "i")), pfields, count) }
     }
 
+    /// An `f` statement (a function table) now, as `scoreEvent` (the GEN routine runs here).
+    // Thread: RT (JACK process callback) or offline driver
+    @_noLocks @_noAllocation @inline(__always)
+    public func tableEvent(_ pfields: UnsafePointer<Double>, count: Int) {
+        _unsafePerformance { _ = csoundScoreEvent(csound, CChar(UInt8(ascii: "f")), pfields, count) }
+    }
+
+    /// The length of function table `number`, or -1 when there is none (reads Csound's table list).
+    // Thread: RT (the thread that creates tables), or NRT while nothing performs
+    @_noLocks @_noAllocation @inline(__always)
+    public func tableLength(_ number: Int32) -> Int32 {
+        _unsafePerformance { csoundTableLength(csound, number) }
+    }
+
     /// Atomic store into a cached control channel.
     // Thread: RT
     @_noLocks @_noAllocation @inline(__always)

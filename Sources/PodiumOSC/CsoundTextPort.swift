@@ -9,7 +9,7 @@ import Synchronization
 ///
 ///     orchestra code          compile (or `{{` … `}}` across packets)
 ///     &i1 0 1 …               score line(s)
-///     $…                      score, through Csound's score reader
+///     $…                      score (read by Podium, as `&`)
 ///     @chan value             set a control channel
 ///     %chan string            set a string channel
 ///     :@chan host port        reply `chan::value` over UDP (`:%chan` for strings)
@@ -21,6 +21,7 @@ public final class CsoundTextPort: @unchecked Sendable {
     let driver: JackDriver
     let socket: UDPSocket
     let producer: CommandProducer
+    let score: ScoreInput
     let options: OSCOptions
     private let running = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
@@ -42,6 +43,7 @@ public final class CsoundTextPort: @unchecked Sendable {
         self.options = options
         socket = try UDPSocket(bind: options.bind, port: options.port)
         producer = driver.makeProducer()
+        score = ScoreInput(driver: driver, producer: producer)
     }
 
     public func start() {
@@ -90,19 +92,9 @@ public final class CsoundTextPort: @unchecked Sendable {
         }
         if text == "##close##" { onClose?(); return }
         switch text.first {
-        case "&":
-            var rest: [String] = []
-            for line in text.dropFirst().split(whereSeparator: \.isNewline) {
-                switch ScoreLine.parse(String(line)) {
-                case let .event(instrument, fields)?:
-                    if let p1 = driver.p1(for: instrument) { producer.event([p1] + fields) } else { error("unknown instrument \(instrument.text)") }
-                case let .text(t)?: rest.append(t)
-                case nil: continue
-                }
-            }
-            if !rest.isEmpty { _ = driver.readScore(rest.joined(separator: "\n")) }
-        case "$":
-            _ = driver.readScore(String(text.dropFirst()))
+        case "&", "$":
+            // Score lines (`&`) and score (`$`): both read by Podium (see ScoreLine).
+            do { try score.play(text: String(text.dropFirst())) } catch { self.error("\(error)") }
         case "@", "%":
             let parts = text.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { return error("expected \(text.first!)CHANNEL VALUE") }

@@ -64,6 +64,7 @@ public final class OSCSurface: @unchecked Sendable {
     let socket: UDPSocket
     let parser: LoParser
     let producer: CommandProducer
+    let score: ScoreInput
     /// The orchestra file `/podium/reload` recompiles.
     let orchestraFile: EngineSource?
     private let running = Atomic<Bool>(false)
@@ -105,6 +106,7 @@ public final class OSCSurface: @unchecked Sendable {
         socket = try UDPSocket(bind: options.bind, port: options.port)
         parser = try LoParser()
         producer = driver.makeProducer()
+        score = ScoreInput(driver: driver, producer: producer)
         orchestraFile = reloadSource
         // The map's MIDI controllers, and the output channels feedback reads after each
         // k-cycle, go through the driver's bindings.
@@ -169,6 +171,9 @@ public final class OSCSurface: @unchecked Sendable {
         var frame: Int64 = 0
         if let t = m.timetag {
             let ahead = t - LoParser.ntpNow
+            do { try InputCheck.ahead(ahead, "the bundle's timetag") } catch {
+                return bad(m, source, error.description)
+            }
             if ahead < 0 {
                 count { $0.lateBundles += 1 }
                 notice("late", String(format: "late %.3f s: %@ from %@ runs now", -ahead, m.address, source.description))
@@ -290,13 +295,17 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     private func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        guard let p1 = driver.p1(for: instrument) else {
-            count { $0.unknownTargets += 1 }
-            return reply(to: source, "/podium/error", [.string("unknown instrument \(instrument.text)")])
-        }
-        if producer.event([p1] + fields, frame: frame) == nil {
-            count { $0.ringFull += 1 }
-            reply(to: source, "/podium/error", [.string("command ring full: event not played")])
+        do { try score.play(.event(instrument: instrument, fields: fields), frame: frame) } catch {
+            switch error.kind {
+            case .unknownTarget:
+                count { $0.unknownTargets += 1 }
+                reply(to: source, "/podium/error", [.string(error.description)])
+            case .ringFull:
+                count { $0.ringFull += 1 }
+                reply(to: source, "/podium/error", [.string(error.description)])
+            case .invalid:
+                bad(m, source, error.description)
+            }
         }
     }
 
@@ -307,22 +316,7 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     private func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        var rest: [String] = []
-        var lines: [String] = []
-        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
-            // `chord …` and `scale …` lines become their notes.
-            do { lines += try Music.expand(line) ?? [line] } catch {
-                return bad(m, source, "\(error)")
-            }
-        }
-        for line in lines {
-            switch ScoreLine.parse(line) {
-            case let .event(instrument, fields)?: post(instrument: instrument, fields: fields, m, source, frame)
-            case let .text(t)?: rest.append(t)
-            case nil: continue
-            }
-        }
-        if !rest.isEmpty { _ = driver.readScore(rest.joined(separator: "\n")) }
+        do { try score.play(text: text, frame: frame) } catch { bad(m, source, error.description) }
     }
 
     private func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {

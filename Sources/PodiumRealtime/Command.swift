@@ -11,6 +11,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         /// Store the `count` bytes held in `pfields` into the string channel whose reserved
         /// storage is `storage` (see `Engine.stringCapacity`).
         case setString
+        /// An `f` statement (a function table): `pfields[0..<count]` as in a score, checked by
+        /// `TableStatement.check`; the GEN routine runs on the audio thread.
+        case table
     }
 
     public static let maxPFields = 16
@@ -68,6 +71,11 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         Command(kind: .event, id: id, frame: frame, pfields: pfields)
     }
 
+    /// The p-fields an event or table carries.
+    public var fields: [Double] {
+        (0..<Int(max(0, min(count, Int32(Command.maxPFields))))).map { pfields[$0] }
+    }
+
     public static func set(_ channel: UnsafeMutablePointer<Double>, to value: Double, id: UInt64 = 0, frame: Int64 = 0) -> Command {
         Command(kind: .setControl, id: id, frame: frame, channel: channel, value: value)
     }
@@ -82,6 +90,7 @@ public struct Applied: Sendable, BitwiseCopyable {
         case scheduleFull     // a future command was applied at once: the schedule was full
         case stale            // dropped: made for an engine that has since been replaced
         case midi             // a MIDI message given to Csound: `command.pfields` holds its bytes, `command.count` how many
+        case tableRefused     // an f statement not applied: its table exists with another size (`command.value` holds that size)
     }
     public var kind: Kind
     public var id: UInt64

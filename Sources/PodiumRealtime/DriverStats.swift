@@ -24,6 +24,13 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var lastPeriod: Int
     /// The last callback performed (its period divided by ksmps).
     public var lastPeriodIsAligned: Bool
+    /// Times a callback left commands for the next one (its budget of notes was spent).
+    public var deferredCommands: UInt64
+    /// f statements refused (their table exists with another size).
+    public var refusedTables: UInt64
+    /// Output samples clipped at the safety limit; k-cycles silenced for a non-finite sample.
+    public var clippedSamples: UInt64
+    public var silencedCycles: UInt64
 
     init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
@@ -36,6 +43,10 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         maxCallbackMicroseconds = Double(c(.maxCallbackNs)) / 1000
         periodMicroseconds = Double(c(.lastPeriodFrames)) / sampleRate * 1e6
         lastPeriod = Int(c(.lastPeriodFrames))
+        deferredCommands = c(.deferredCommands)
+        refusedTables = c(.refusedTables)
+        clippedSamples = c(.clippedSamples)
+        silencedCycles = c(.silencedCycles)
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
@@ -62,6 +73,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         let pct = { (x: Double) in String(format: "%.1f%%", x * 100) }
         return "callbacks \(callbacks), k-cycles \(cycles), xruns \(xruns), commands \(commands) (late \(lateCommands)), "
             + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs, "
-            + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), silent callbacks \(silentCallbacks)"
+            + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), "
+            + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
+            + (refusedTables > 0 ? "refused tables \(refusedTables), " : "") + "silent callbacks \(silentCallbacks)"
     }
 }

@@ -14,8 +14,13 @@ public struct JackOptions: Sendable {
     public var ksmps: Int?
     /// Seconds between attempts to reach a server that went away.
     public var reconnectInterval = 0.5
+    /// The output safety limit, as an amplitude (1: 0 dBFS); nil: no clipping. Non-finite
+    /// output is silenced either way (see `OutputGuard`).
+    public var outputLimit: Double? = 1
 
-    public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil) {
+    public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil,
+                outputLimit: Double? = 1) {
+        self.outputLimit = outputLimit
         self.clientName = clientName
         self.serverName = serverName
         self.connect = connect
@@ -90,6 +95,7 @@ public final class JackDriver: @unchecked Sendable {
         self.engineOptions = o
         state = .allocate(capacity: 1)
         state.initialize(to: RTState(applied: appliedRing.raw))
+        state.pointee.outputLimit = OutputGuard.limit(jack.outputLimit)
     }
 
     deinit {
@@ -235,6 +241,9 @@ public final class JackDriver: @unchecked Sendable {
     /// while the server is away), so that events posted afterwards find the new instruments:
     /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
     public func compile(_ text: String, source: String) throws -> UInt64 {
+        // Csound's parser must not crash or longjmp while the engine performs: checked first.
+        try OrchestraCheck.lexical(text, source: source)
+        try OrchestraCheck.inChild(text, source: source, options: searchOptions)
         let marker = try lock.withLock {
             let marker = try _engine!.compileOrchestraAsync(text, source: source)
             liveOrchestras.append(text)
@@ -244,6 +253,14 @@ public final class JackDriver: @unchecked Sendable {
         }
         waitForMerge(marker)
         return UInt64(marker)
+    }
+
+    /// Where the orchestra's files are found (for the parser's check in a child process).
+    private var searchOptions: [String] {
+        switch source {
+        case let .csd(path), let .orchestra(path, _): return Engine.searchOptions(beside: path)
+        case .text: return []
+        }
     }
 
     private func waitForMerge(_ marker: Double, timeout: Double = 1) {
@@ -402,7 +419,7 @@ public final class JackDriver: @unchecked Sendable {
                 .compactMap { c in (try? e.control(c.name)).map { (c.name, $0) } }
             return SessionFacts(sampleRate: Int(e.sampleRate), ksmps: e.ksmps, outputs: e.outputChannels, inputs: e.inputChannels,
                                 seed: engineOptions.seed, cycle: state.pointee.cycleNow.load(ordering: .relaxed),
-                                channels: Dictionary(values, uniquingKeysWith: { $1 }))
+                                channels: Dictionary(values, uniquingKeysWith: { $1 }), outputLimit: jackOptions.outputLimit)
         }
     }
 
@@ -490,8 +507,14 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     private func drainSideRings() {
+        reportOutputGuard()
         while let a = appliedRing.pop() {
             if a.kind == .midi { noteMIDI(a.command) }
+            if a.kind == .tableRefused {
+                let p = a.command.fields
+                onNotice?("f \(InputCheck.describe(p[0])) refused: table \(InputCheck.describe(p[0])) exists with \(InputCheck.describe(a.command.value)) points, and Csound would free it under the notes reading it; use another table number or the same size")
+                continue
+            }
             if a.kind == .compileMerged || a.kind == .scoreRead {
                 lock.withLock { journal.applied(a) }
             } else {
@@ -502,6 +525,21 @@ public final class JackDriver: @unchecked Sendable {
         journal.flush()
         if let lines = lock.withLock({ _engine?.console.drain() }) { for l in lines { onConsole?(l) } }
     }
+
+    /// Says once that the output guard silenced a non-finite k-cycle, and once that it clipped.
+    private func reportOutputGuard() {
+        if state.pointee.sawNonFinite.exchange(false, ordering: .relaxed), !reportedNonFinite {
+            reportedNonFinite = true
+            onNotice?("the orchestra computed a NaN or an infinite sample: each such k-cycle is silenced (counted in :status)")
+        }
+        if state.pointee.sawClipping.exchange(false, ordering: .relaxed), !reportedClipping {
+            reportedClipping = true
+            let limit = jackOptions.outputLimit.map { String(format: "%.1f dBFS", 20 * log10($0)) } ?? "none"
+            onNotice?("output clipped at the safety limit (\(limit)); clipped samples are counted in :status")
+        }
+    }
+    private var reportedNonFinite = false
+    private var reportedClipping = false
 
     /// The period no longer divides by ksmps: rebuild the engine at an aligned ksmps,
     /// recompiling the orchestra and restoring channel values.
@@ -593,6 +631,8 @@ public struct SessionFacts: Sendable {
     public var cycle: Int64
     /// Input control channels and their values now.
     public var channels: [String: Double]
+    /// The output safety limit (nil: none).
+    public var outputLimit: Double?
 }
 
 /// One producer's way into the audio thread (one thread per producer).
@@ -606,10 +646,12 @@ public final class CommandProducer: @unchecked Sendable {
         self.ring = ring
     }
 
-    /// Posts a command; returns its id, or nil when the ring is full (counted).
+    /// Posts a command once `InputCheck` has passed it (the audio thread applies nothing
+    /// unchecked); returns its id, or nil when the ring is full (counted).
     // Thread: this producer's thread
     @discardableResult
-    public func post(_ command: Command) -> UInt64? {
+    public func post(_ command: Command) throws(InputError) -> UInt64? {
+        try InputCheck.command(command)
         var c = command
         nextID += 1
         c.id = nextID
@@ -619,8 +661,16 @@ public final class CommandProducer: @unchecked Sendable {
 
     /// A score event now (or at `frame`).
     @discardableResult
-    public func event(_ pfields: [Double], frame: Int64 = 0) -> UInt64? {
-        post(.event(pfields, frame: frame))
+    public func event(_ pfields: [Double], frame: Int64 = 0) throws(InputError) -> UInt64? {
+        try InputCheck.note(pfields)
+        return try post(.event(pfields, frame: frame))
+    }
+
+    /// An f statement (a function table) now (or at `frame`).
+    @discardableResult
+    public func table(_ pfields: [Double], frame: Int64 = 0) throws(InputError) -> UInt64? {
+        try TableStatement.check(pfields)
+        return try post(Command(kind: .table, frame: frame, pfields: pfields))
     }
 
     /// Sets a string channel on the audio thread, on an exact k-cycle, when the text fits the
@@ -642,16 +692,17 @@ public final class CommandProducer: @unchecked Sendable {
             for (i, b) in bytes.enumerated() { p[i] = b }
         }
         c.generation = generation
-        return post(c)
+        return try post(c)
     }
 
     /// Sets a declared control channel (or holds it for one k-cycle with `momentary`).
     @discardableResult
     public func set(_ name: String, _ value: Double, momentary: Bool = false, frame: Int64 = 0) throws -> UInt64? {
+        try InputCheck.channelValue(value, channel: name)
         let (p, generation) = try driver.channel(name)
         var c = Command(kind: momentary ? .momentary : .setControl, frame: frame, channel: p, value: value)
         c.generation = generation
-        return post(c)
+        return try post(c)
     }
 
     public var overflows: UInt64 { ring.overflows }

@@ -4,6 +4,7 @@ import Foundation
 /// absolute k-cycle it took effect in. Plain text, one record per line:
 ///
 ///     <cycle> event <p1> <p2> <p3> …        p-fields as applied (p2 includes the frame offset)
+///     <cycle> table <p1> <p2> <p3> <p4> …   an f statement as applied (a function table)
 ///     <cycle> set <channel> <value>
 ///     <cycle> momentary <channel> <value>    (back to 0 after that k-cycle)
 ///     <cycle> string <channel> "<text>"
@@ -23,6 +24,7 @@ import Foundation
 /// read back to the same bits; strings are JSON string literals.
 public enum JournalLine: Equatable, Sendable {
     case event(cycle: Int64, pfields: [Double])
+    case table(cycle: Int64, pfields: [Double])
     case set(cycle: Int64, channel: String, value: Double)
     case momentary(cycle: Int64, channel: String, value: Double)
     case string(cycle: Int64, channel: String, text: String)
@@ -35,7 +37,7 @@ public enum JournalLine: Equatable, Sendable {
 
     public var cycle: Int64 {
         switch self {
-        case let .event(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
+        case let .event(c, _), let .table(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
              let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _): return c
         }
     }
@@ -43,6 +45,7 @@ public enum JournalLine: Equatable, Sendable {
     public var text: String {
         switch self {
         case let .event(c, p): return "\(c) event " + p.map { "\($0)" }.joined(separator: " ")
+        case let .table(c, p): return "\(c) table " + p.map { "\($0)" }.joined(separator: " ")
         case let .set(c, ch, v): return "\(c) set \(ch) \(v)"
         case let .momentary(c, ch, v): return "\(c) momentary \(ch) \(v)"
         case let .string(c, ch, t): return "\(c) string \(ch) \(JournalLine.quote(t))"
@@ -82,6 +85,10 @@ public enum JournalLine: Equatable, Sendable {
             var p: [Double] = []
             while !rest.isEmpty { p.append(try number()) }
             return .event(cycle: cycle, pfields: p)
+        case "table":
+            var p: [Double] = []
+            while !rest.isEmpty { p.append(try number()) }
+            return .table(cycle: cycle, pfields: p)
         case "set": let ch = String(word()); return .set(cycle: cycle, channel: ch, value: try number())
         case "momentary": let ch = String(word()); return .momentary(cycle: cycle, channel: ch, value: try number())
         case "string": let ch = String(word()); return .string(cycle: cycle, channel: ch, text: try string())
@@ -246,10 +253,9 @@ public final class Journal: @unchecked Sendable {
                 let c = a.command
                 switch c.kind {
                 case .event:
-                    var p: [Double] = []
-                    p.reserveCapacity(Int(c.count))
-                    for i in 0..<Int(c.count) { p.append(c.pfields[i]) }
-                    append(.event(cycle: a.cycle, pfields: p))
+                    append(.event(cycle: a.cycle, pfields: c.fields))
+                case .table:
+                    append(.table(cycle: a.cycle, pfields: c.fields))
                 case .setControl:
                     guard let ch = c.channel, let name = names[ch] else { return }
                     // The last value a channel got within a k-cycle is the one Csound saw,
@@ -280,7 +286,7 @@ public final class Journal: @unchecked Sendable {
                 var pf = a.command.pfields
                 let bytes = withUnsafeBytes(of: &pf) { Array($0.prefix(Int(a.command.count))) }
                 append(.midi(cycle: a.cycle, bytes: bytes))
-            case .scheduleFull, .stale:
+            case .scheduleFull, .stale, .tableRefused:
                 break
             }
         }

@@ -81,7 +81,11 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     let ksmps = engine.ksmps
     let ins = min(s.pointee.inCount, engine.inputChannels)
     let outs = min(s.pointee.outCount, engine.outputChannels)
+    let inputs = s.pointee.inBuffers, outputs = s.pointee.outBuffers
+    fetchBuffers(s.pointee.inPorts, into: inputs, count: ins, frames: n)
+    fetchBuffers(s.pointee.outPorts, into: outputs, count: outs, frames: n)
 
+    s.pointee.budget = s.pointee.eventsPerCallback
     drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
     // MIDI from the JACK MIDI port: each k-cycle gets the messages timed inside it.
     var midiBuffer: UnsafeMutableRawPointer? = nil
@@ -102,9 +106,8 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         let tap = s.pointee.tap
         let recording = tap.map { ksmps <= $0.scratchFrames && $0.outputs == engine.outputChannels && $0.inputs == engine.inputChannels } ?? false
         for c in 0..<engine.inputChannels {
-            if c < ins, let port = s.pointee.inPorts[c] {
-                let buf = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }!
-                    .assumingMemoryBound(to: Float.self) + k
+            if c < ins, let input = inputs[c] {
+                let buf = input + k
                 if recording, let tap {
                     // Each sample read once: after an xrun the upstream client may already be
                     // writing this buffer, and the recording must hold what Csound was given.
@@ -139,13 +142,25 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         s.pointee.momentaryCount = 0
         noteMarkers(s, engine, frame: cycleStart)
 
-        // spout → JACK output.
+        // spout → JACK output, through the output guard (silence for a non-finite k-cycle,
+        // clipping at the performer's limit).
         let spout = engine.spout
+        let limit = s.pointee.outputLimit
+        let outcome = OutputGuard.check(spout, count: ksmps * engine.outputChannels, scale: engine.outputScale, limit: limit)
+        if outcome.silenced {
+            counterAdd(s, .silencedCycles, 1)
+            s.pointee.sawNonFinite.store(true, ordering: .relaxed)
+        } else if outcome.clipped > 0 {
+            counterAdd(s, .clippedSamples, UInt64(outcome.clipped))
+            s.pointee.sawClipping.store(true, ordering: .relaxed)
+        }
         for c in 0..<outs {
-            if let port = s.pointee.outPorts[c] {
-                let buf = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }!
-                    .assumingMemoryBound(to: Float.self) + k
-                for f in 0..<ksmps { buf[f] = Float(spout[f * engine.outputChannels + c] * engine.outputScale) }
+            guard let out = outputs[c] else { continue }
+            let buf = out + k
+            if outcome.silenced {
+                buf.update(repeating: 0, count: ksmps)
+            } else {
+                for f in 0..<ksmps { buf[f] = OutputGuard.sample(spout[f * engine.outputChannels + c], scale: engine.outputScale, limit: limit) }
             }
         }
         if recording, let tap {
@@ -155,7 +170,10 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
                 counterAdd(s, .recordCycles, 1)
             }
             for c in 0..<engine.outputChannels {
-                for f in 0..<ksmps { tap.scratch[f * tap.channels + c] = Float(spout[f * engine.outputChannels + c] * engine.outputScale) }
+                for f in 0..<ksmps {
+                    tap.scratch[f * tap.channels + c] = outcome.silenced ? 0
+                        : OutputGuard.sample(spout[f * engine.outputChannels + c], scale: engine.outputScale, limit: limit)
+                }
             }
             writeTap(tap, cycle: s.pointee.cycle - 1, frames: ksmps, generation: s.pointee.generation)
         }
@@ -167,6 +185,18 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         if let port = s.pointee.outPorts[c] { zero(port, n) }
     }
     counterAdd(s, .cycles, UInt64(n / ksmps))
+}
+
+/// Each port's buffer for this callback, fetched once (nil where JACK returns none).
+// Thread: RT
+@_noLocks @_noAllocation
+func fetchBuffers(_ ports: UnsafeMutablePointer<OpaquePointer?>, into buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
+                  count: Int, frames n: Int) {
+    for c in 0..<count {
+        buffers[c] = ports[c].flatMap { port in
+            _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }?.assumingMemoryBound(to: Float.self)
+        }
+    }
 }
 
 /// Hands Csound the MIDI messages timed before frame `end` of the period; returns the next event.
@@ -205,7 +235,8 @@ func drainCommands(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycle
     var command = Command.zero
     for r in 0..<count {
         guard let ring = s.pointee.rings[r] else { continue }
-        while withUnsafeMutableBytes(of: &command, { ring.read(into: $0.baseAddress!) }) {
+        // Past the budget, what is left waits in the ring for the next callback (in order).
+        while s.pointee.budget > 0, withUnsafeMutableBytes(of: &command, { ring.read(into: $0.baseAddress!) }) {
             if command.generation != s.pointee.generation {
                 report(s, Applied(kind: .stale, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
                 continue
@@ -223,6 +254,7 @@ func drainCommands(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycle
             }
             apply(s, engine, &command, cycleStart: cycleStart)
         }
+        if s.pointee.budget <= 0, ring.hasRecord { counterAdd(s, .deferredCommands, 1) }
     }
 }
 
@@ -232,6 +264,10 @@ func drainCommands(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycle
 func applyDue(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64, ksmps: Int) {
     var i = 0
     while i < s.pointee.scheduled {
+        if s.pointee.budget <= 0 {
+            counterAdd(s, .deferredCommands, 1)  // due commands stay scheduled for the next callback
+            return
+        }
         if s.pointee.schedule[i].frame < cycleStart + Int64(ksmps) {
             var command = s.pointee.schedule[i]
             s.pointee.scheduled -= 1
@@ -276,6 +312,28 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         let count = Int(command.count)
         withUnsafeBytes(of: &command.pfields) { p in
             engine.scoreEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
+        }
+        s.pointee.budget -= 1
+    case .table:
+        s.pointee.budget -= 1
+        // Csound 6.18 frees a table that an f statement redefines at another size, under any
+        // note reading it: such a redefinition is refused (checked producers keep the numbers
+        // whole and in range). The same size rewrites the table in place.
+        let number = command.pfields[0], size = command.pfields[2]
+        guard number >= 1, number <= s.pointee.maximumTableNumber, size >= 1, size <= s.pointee.maximumTableSize else { return }
+        let existing = engine.tableLength(Int32(number))
+        let wanted = Int32(size)
+        let length = wanted > 1 && (wanted - 1) & (wanted - 2) == 0 ? wanted - 1 : wanted  // a guard point is not counted
+        if existing > 0 && existing != length {
+            var refused = Applied(kind: .tableRefused, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command)
+            refused.command.value = Double(existing)
+            report(s, refused)
+            counterAdd(s, .refusedTables, 1)
+            return
+        }
+        let count = Int(command.count)
+        withUnsafeBytes(of: &command.pfields) { p in
+            engine.tableEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
         }
     case .setControl:
         if let ch = command.channel { RTEngine.store(ch, command.value) }
@@ -339,8 +397,7 @@ func silence(_ s: UnsafeMutablePointer<RTState>, frames n: Int) {
 @_noLocks @_noAllocation
 func zero(_ port: OpaquePointer, _ n: Int) {
     _unsafePerformance {
-        let buf = jack_port_get_buffer(port, jack_nframes_t(n))!.assumingMemoryBound(to: Float.self)
-        buf.update(repeating: 0, count: n)
+        jack_port_get_buffer(port, jack_nframes_t(n))?.assumingMemoryBound(to: Float.self).update(repeating: 0, count: n)
     }
 }
 

@@ -5,6 +5,9 @@ import Synchronization
 /// Indices of the audio thread's counters (relaxed 64-bit, read by anyone).
 public enum StatIndex: Int, CaseIterable {
     case callbacks, cycles, commands, silentCallbacks, maxCallbackNs, lastPeriodFrames, lateCommands, scheduleFull, xruns, totalCallbackNs, recordNs, recordCycles
+    /// Commands left for the next callback (the per-callback budget was spent); refused tables;
+    /// output samples clipped at the limit; k-cycles silenced for a non-finite sample.
+    case deferredCommands, refusedTables, clippedSamples, silencedCycles
 }
 /// Constants the audio thread reads: computed properties, so no lazy global initialisation.
 enum RTLimits {
@@ -16,6 +19,12 @@ enum RTLimits {
     static var maxRings: Int { 8 }
     static var scheduleCapacity: Int { 1024 }
     static var momentaryCapacity: Int { 256 }
+    /// Notes and tables one callback starts at most: more wait for the next callback (counted),
+    /// so that no burst of input can make one callback overrun by much.
+    static var eventsPerCallback: Int { 128 }
+    /// f statements from score text: table numbers and sizes (GEN routines run on the audio thread).
+    static var maximumTableNumber: Double { 10_000 }
+    static var maximumTableSize: Double { 262_144 }
 }
 
 /// Everything the JACK process callback touches, allocated once and reached through the
@@ -44,10 +53,25 @@ struct RTState: ~Copyable {
     let outPorts: UnsafeMutablePointer<OpaquePointer?>
     var inCount = 0
     var outCount = 0
+    /// RT: each port's buffer for this callback (fetched once; nil when JACK gave none).
+    let inBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    let outBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// The MIDI input port (read in the same callback, handed to Csound per k-cycle).
     var midiPort: OpaquePointer?
     var sampleRate = 48000.0
     var sampleAccurate = false
+    /// NRT (before activation): the output safety limit (`Float.infinity`: no clipping).
+    var outputLimit: Float = 1
+
+    /// RT: notes and tables this callback may still start (see RTLimits.eventsPerCallback).
+    var budget = 0
+    let eventsPerCallback = RTLimits.eventsPerCallback
+    let maximumTableNumber = RTLimits.maximumTableNumber
+    let maximumTableSize = RTLimits.maximumTableSize
+    /// RT → NRT: set once when the first non-finite output or the first clipped sample is
+    /// met, so the supervisor reports each once.
+    let sawNonFinite = Atomic<Bool>(false)
+    let sawClipping = Atomic<Bool>(false)
 
     // Command rings (one per producer), published with `ringCount`.
     let rings: UnsafeMutablePointer<RawRing?>
@@ -99,6 +123,10 @@ struct RTState: ~Copyable {
         inPorts.initialize(repeating: nil, count: RTLimits.maxPorts)
         outPorts = .allocate(capacity: RTLimits.maxPorts)
         outPorts.initialize(repeating: nil, count: RTLimits.maxPorts)
+        inBuffers = .allocate(capacity: RTLimits.maxPorts)
+        inBuffers.initialize(repeating: nil, count: RTLimits.maxPorts)
+        outBuffers = .allocate(capacity: RTLimits.maxPorts)
+        outBuffers.initialize(repeating: nil, count: RTLimits.maxPorts)
         rings = .allocate(capacity: RTLimits.maxRings)
         rings.initialize(repeating: nil, count: RTLimits.maxRings)
         schedule = .allocate(capacity: RTLimits.scheduleCapacity)
@@ -112,6 +140,8 @@ struct RTState: ~Copyable {
     deinit {
         inPorts.deallocate()
         outPorts.deallocate()
+        inBuffers.deallocate()
+        outBuffers.deallocate()
         rings.deallocate()
         schedule.deallocate()
         momentary.deallocate()

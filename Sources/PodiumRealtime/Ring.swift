@@ -68,6 +68,12 @@ public struct RawRing: @unchecked Sendable {
         }
     }
 
+    /// True when at least one record waits.
+    // Thread: the one consumer (RT or NRT)
+    public var hasRecord: Bool {
+        @_noLocks @_noAllocation get { _unsafePerformance { jack_ringbuffer_read_space(buffer) >= stride } }
+    }
+
     /// Reads one record of `stride` bytes. False when empty.
     // Thread: the one consumer (RT or NRT)
     @_noLocks @_noAllocation

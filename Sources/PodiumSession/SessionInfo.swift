@@ -48,6 +48,8 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     public var overruns: UInt64 = 0
     /// Why replay may differ from the recording (empty: it should not).
     public var notes: [String] = []
+    /// The output safety limit the performance clipped at (an amplitude; nil: none).
+    public var outputLimit: Double?
 
     public static let fileName = "session.json"
 

@@ -59,6 +59,7 @@ public final class SessionRecorder: @unchecked Sendable {
                                outputs: facts.outputs, inputs: facts.inputs, seed: facts.seed, podiumVersion: podiumVersion,
                                csoundVersion: Engine.csoundVersion, started: ISO8601DateFormatter().string(from: Date()),
                                startCycle: facts.cycle, status: "recording", pid: getpid(), channels: facts.channels)
+            info.outputLimit = facts.outputLimit
             if facts.seed == nil { info.notes.append("no seed: random opcodes differ on replay") }
             try info.write(to: dir)
             fm.createFile(atPath: dir.appendingPathComponent("events.log").path, contents: nil)

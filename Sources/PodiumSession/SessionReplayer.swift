@@ -65,6 +65,7 @@ public final class SessionReplayer {
         }
         let input = info.inputs > 0 ? try? SoundFileContents(path: directory.appendingPathComponent("input.wav").path) : nil
         let texts = try orchestraTexts()
+        let limit = OutputGuard.limit(info.outputLimit)
 
         // Segments: one per engine (a rebuild starts another), each with its lines by k-cycle.
         var segments: [(ksmps: Int, end: Int64?, lines: [JournalLine])] = []
@@ -135,6 +136,8 @@ public final class SessionReplayer {
                     switch line {
                     case var .event(_, p):
                         p.withUnsafeMutableBufferPointer { rt.scoreEvent($0.baseAddress!, count: $0.count) }
+                    case var .table(_, p):
+                        p.withUnsafeMutableBufferPointer { rt.tableEvent($0.baseAddress!, count: $0.count) }
                     case let .set(_, name, value):
                         RTEngine.store(try channel(name), value)
                     case let .momentary(_, name, value):
@@ -174,7 +177,9 @@ public final class SessionReplayer {
                 if recording {
                     let take = Int(min(Int64(ksmps), target - frames))
                     let spout = engine.spout
-                    for i in 0..<(take * outs) { block.append(Float(spout[i] * scale)) }
+                    // Through the same output guard as the callback: what was sent to JACK.
+                    let silenced = OutputGuard.check(spout, count: ksmps * outs, scale: scale, limit: limit).silenced
+                    for i in 0..<(take * outs) { block.append(silenced ? 0 : OutputGuard.sample(spout[i], scale: scale, limit: limit)) }
                     frames += Int64(take)
                     // Written in blocks of about 4096 frames (one write per k-cycle costs more than Csound).
                     if block.count >= 4096 * outs || frames >= target { try flush() }

@@ -83,6 +83,12 @@ public enum Music {
         return nil
     }
 
+    /// Whether a line is a `chord …` or `scale …` line.
+    public static func isExpansion(_ line: String) -> Bool {
+        let first = line.split(whereSeparator: \.isWhitespace).first
+        return first == "chord" || first == "scale"
+    }
+
     /// Expands a `chord …` or `scale …` line into score lines; nil if the line is neither.
     /// Throws with the reason when it is one but malformed.
     public static func expand(_ line: String) throws -> [String]? {

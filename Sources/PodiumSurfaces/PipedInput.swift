@@ -10,14 +10,15 @@ public enum PipedInput {
         while let raw = readLine(strippingNewline: true) {
             if shouldStop() { return false }
             var line = Substring(raw)
-            let trimmed = line.trimmingWhitespace()
-            if trimmed.hasPrefix("@") {
-                let token = trimmed.dropFirst().prefix { !$0.isWhitespace }
-                if let t = Double(token) {
-                    let due = start + .milliseconds(Int64(t * 1000))
+            do {
+                if let (t, rest) = try Script.timePrefix(line) {
+                    let due = start + .microseconds(Int64(t * 1e6))
                     while ContinuousClock.now < due && !shouldStop() { Thread.sleep(forTimeInterval: 0.005) }
-                    line = trimmed.dropFirst(token.count + 1)
+                    line = rest
                 }
+            } catch {
+                session.print("\(error)")
+                continue
             }
             session.handle(String(line))
             if session.quitRequested { return true }

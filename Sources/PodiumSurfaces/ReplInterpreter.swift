@@ -50,12 +50,14 @@ public struct ReplInterpreter: Sendable {
             blockStart = lineNumber
             return .incomplete
         }
-        do {
-            if let lines = try Music.expand(line) { return .scores(lines.compactMap(ScoreLine.parse)) }
-        } catch {
-            return .problem("\(error)")
+        if Music.isExpansion(line) || ReplInterpreter.isScoreStatement(line) {
+            do {
+                let statements = try ScoreLine.parse(text: line)
+                return statements.count == 1 && !Music.isExpansion(line) ? .score(statements[0]) : .scores(statements)
+            } catch {
+                return .problem("\(error.message) (column \(error.column))")
+            }
         }
-        if ReplInterpreter.isScoreStatement(line), let score = ScoreLine.parse(line) { return .score(score) }
         return .code(raw + "\n", firstLine: lineNumber)
     }
 

@@ -7,8 +7,9 @@ import PodiumRealtime
 public final class ReplSession: @unchecked Sendable {
     let driver: JackDriver
     let producer: CommandProducer
+    let score: ScoreInput
     var interpreter = ReplInterpreter()
-    let print: @Sendable (String) -> Void
+    public let print: @Sendable (String) -> Void
     /// The orchestra file `:reload` recompiles (nil: none).
     let reloader: HotReload?
     /// Set by `:quit`.
@@ -25,6 +26,7 @@ public final class ReplSession: @unchecked Sendable {
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
         producer = driver.makeProducer()
+        score = ScoreInput(driver: driver, producer: producer)
         self.reloader = reloader
         self.print = print
     }
@@ -54,14 +56,8 @@ public final class ReplSession: @unchecked Sendable {
         }
     }
 
-    func play(_ score: ScoreLine) {
-        switch score {
-        case let .event(instrument, fields):
-            guard let p1 = driver.p1(for: instrument) else { return print("unknown instrument \(instrument.text)") }
-            if producer.event([p1] + fields) == nil { print("command ring full: event not played") }
-        case let .text(text):
-            _ = driver.readScore(text)
-        }
+    func play(_ statement: ScoreLine) {
+        do { try score.play(statement) } catch { print(error.description) }
     }
 
     func compile(_ code: String) {
@@ -106,11 +102,18 @@ public final class ReplSession: @unchecked Sendable {
             }
         case "set":
             guard args.count == 2 else { return print("usage: :set CHANNEL VALUE") }
-            if let v = Double(args[1]) {
-                do { try producer.set(args[0], v) } catch { print("\(error)") }
-            } else {
-                do { try producer.setString(args[0], args[1]) } catch { print("\(error)") }
-            }
+            do {
+                // A number for a control channel, text for a string channel: the channel decides.
+                if driver.engine.channels().contains(where: { $0.name == args[0] && $0.kind == .string }) {
+                    try producer.setString(args[0], args[1])
+                } else if let v = Double(args[1]) {
+                    try producer.set(args[0], v)
+                } else if (try? driver.engine.control(args[0])) != nil {
+                    print("\(args[0]) is a control channel: \(args[1]) is not a number")
+                } else {
+                    try producer.setString(args[0], args[1])
+                }
+            } catch { print("\(error)") }
         case "get":
             guard let name = args.first else { return print("usage: :get CHANNEL") }
             if let v = try? driver.engine.control(name) { print("\(name) = \(InstrumentTable.format(v))") }

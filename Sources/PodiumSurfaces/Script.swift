@@ -1,4 +1,5 @@
 import Foundation
+import PodiumRealtime
 
 /// A scripted performance: lines of score or commands, each optionally at a time.
 ///
@@ -35,13 +36,13 @@ public struct Script: Sendable, Equatable {
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(raw).trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("@") {
-                let token = line.dropFirst().prefix { !$0.isWhitespace }
-                guard let t = Double(token), t >= 0 else {
-                    throw ParseError(path: path, line: index + 1, message: "bad time \"@\(token)\" (seconds from the start, e.g. @1.5)")
+            do {
+                if let (t, rest) = try Script.timePrefix(line) {
+                    time = t
+                    line = rest.trimmingWhitespace()
                 }
-                time = t
-                line = line.dropFirst(token.count + 1).trimmingWhitespace()
+            } catch {
+                throw ParseError(path: path, line: index + 1, message: error.description)
             }
             let action: Action
             if line.hasPrefix(":") {
@@ -57,23 +58,29 @@ public struct Script: Sendable, Equatable {
                 default:
                     throw ParseError(path: path, line: index + 1, message: "unknown command \(words.first ?? "") (known: :set, :quit)")
                 }
-            } else if let expanded = try Script.expand(String(line), path: path, line: index + 1) {
-                for score in expanded { steps.append(Step(time: time, action: .score(score), line: index + 1)) }
-                continue
-            } else if let score = ScoreLine.parse(String(line)) {
-                action = .score(score)
             } else {
+                let statements: [ScoreLine]
+                do { statements = try ScoreLine.parse(text: String(line)) } catch {
+                    throw ParseError(path: path, line: index + 1, message: "column \(error.column): \(error.message)")
+                }
+                for score in statements { steps.append(Step(time: time, action: .score(score), line: index + 1)) }
                 continue
             }
             steps.append(Step(time: time, action: action, line: index + 1))
         }
     }
 
-    /// A `chord …` / `scale …` line as score lines (nil: not one).
-    static func expand(_ line: String, path: String, line number: Int) throws -> [ScoreLine]? {
-        do { return try Music.expand(line)?.compactMap(ScoreLine.parse) } catch {
-            throw ParseError(path: path, line: number, message: "\(error)")
+    /// A line's `@SECONDS` prefix (seconds from the start) and the rest; nil without one.
+    /// Scripts and piped input share it.
+    public static func timePrefix(_ line: Substring) throws(InputError) -> (Double, Substring)? {
+        let trimmed = line.trimmingWhitespace()
+        guard trimmed.hasPrefix("@") else { return nil }
+        let token = trimmed.dropFirst().prefix { !$0.isWhitespace }
+        guard let t = Double(token), t >= 0 else {
+            throw InputError("bad time \"@\(token)\" (seconds from the start, e.g. @1.5)")
         }
+        try InputCheck.ahead(t, "the time @\(token)")
+        return (t, trimmed.dropFirst(token.count + 1))
     }
 
     public init(contentsOf path: String) throws {

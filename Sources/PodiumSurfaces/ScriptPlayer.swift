@@ -9,6 +9,7 @@ public final class ScriptPlayer: @unchecked Sendable {
     let script: Script
     let driver: JackDriver
     let producer: CommandProducer
+    let score: ScoreInput
     /// Called for every problem (unknown instrument, unknown channel), on the player's thread.
     public var onProblem: (@Sendable (String) -> Void)?
 
@@ -16,6 +17,7 @@ public final class ScriptPlayer: @unchecked Sendable {
         self.script = script
         self.driver = driver
         producer = driver.makeProducer()
+        score = ScoreInput(driver: driver, producer: producer)
     }
 
     /// Runs the script; returns when it reaches `:quit` or its end.
@@ -36,11 +38,8 @@ public final class ScriptPlayer: @unchecked Sendable {
                 return true
             case let .set(channel, value):
                 do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
-            case let .score(.event(instrument, fields)):
-                guard let p1 = driver.p1(for: instrument) else { onProblem?("line \(step.line): unknown instrument \(instrument.text)"); continue }
-                if producer.event([p1] + fields, frame: frame) == nil { onProblem?("line \(step.line): command ring full") }
-            case let .score(.text(text)):
-                _ = driver.readScore(text)
+            case let .score(statement):
+                do { try score.play(statement, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
             }
         }
         return true

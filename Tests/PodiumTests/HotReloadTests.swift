@@ -61,7 +61,7 @@ final class HotReloadTests {
         capture.start()
         // A note every 100 ms while the file is edited three times.
         for i in 0..<30 {
-            producer.event([1, 0, 0.05])
+            try producer.event([1, 0, 0.05])
             Thread.sleep(forTimeInterval: 0.1)
             switch i {
             case 7: try HotReloadTests.orchestra(level: "0.3").write(toFile: file, atomically: true, encoding: .utf8)  // editors that save by rename

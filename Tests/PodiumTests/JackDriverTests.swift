@@ -92,7 +92,7 @@ final class JackDriverTests {
         defer { driver.stop() }
         let producer = driver.makeProducer()
         try producer.set("freq", 440)
-        producer.event([1, 0, 30])
+        try producer.event([1, 0, 30])
         let capture = try CaptureClient(server: server.name, channels: 2, seconds: 2)
         try capture.connect(from: "podium:out_1", channel: 0)
         try capture.connect(from: "podium:out_2", channel: 1)
@@ -124,7 +124,7 @@ final class JackDriverTests {
                 let producer = PostBox.producer(for: driver)
                 // The start frame of the JACK cycle in progress when the command is posted.
                 box.lastFrameAtPost = capture.lastFrameTime
-                box.id = producer.event([2, 0, 0.02, 0.5])
+                box.id = (try? producer.event([2, 0, 0.02, 0.5])) ?? nil
                 box.done.signal()
             }
             poster.start()
@@ -155,7 +155,7 @@ final class JackDriverTests {
         try capture.connect(from: "podium:out_2", channel: 0)
         Thread.sleep(forTimeInterval: 0.1)
         let producer = driver.makeProducer()
-        producer.event([2, 0, 0.01, 0.0001])  // the instrument's first note allocates: not in the measurement
+        try producer.event([2, 0, 0.01, 0.0001])  // the instrument's first note allocates: not in the measurement
         Thread.sleep(forTimeInterval: 0.1)
         capture.start()
         Thread.sleep(forTimeInterval: 0.05)
@@ -164,7 +164,7 @@ final class JackDriverTests {
         let xrunsBefore = driver.stats.xruns
         let first = driver.frameTime + 9600 + 37
         let frames = (0..<6).map { first + Int64($0) * 4811 }
-        for f in frames { producer.event([2, 0, 0.02, 0.5], frame: f) }
+        for f in frames { try producer.event([2, 0, 0.02, 0.5], frame: f) }
         Thread.sleep(forTimeInterval: 0.9)
         capture.stopRecording()
         let onsets = capture.onsets(0)
@@ -184,7 +184,7 @@ final class JackDriverTests {
         let capture = try CaptureClient(server: server.name, channels: 1, seconds: 3)
         try capture.connect(from: "podium:out_2", channel: 0)
         let producer = driver.makeProducer()
-        producer.event([2, 0, 0.02, 0.0001])
+        try producer.event([2, 0, 0.02, 0.0001])
         Thread.sleep(forTimeInterval: 0.1)
         capture.start()
         let first = driver.frameTime + 4800
@@ -192,8 +192,8 @@ final class JackDriverTests {
         // 0.001 s (48 frames) ends inside the cycle: the case Csound cannot start early.
         let aligned = first - first % 256
         let frames = (0..<4).map { aligned + Int64($0) * 9600 + 200 }
-        for f in frames { producer.event([2, 0, 0.001, 0.5], frame: f) }
-        producer.event([2, 0, 0.003, 0.5], frame: aligned + 4 * 9600 + 96)  // early in its cycle: exact
+        for f in frames { try producer.event([2, 0, 0.001, 0.5], frame: f) }
+        try producer.event([2, 0, 0.003, 0.5], frame: aligned + 4 * 9600 + 96)  // early in its cycle: exact
         Thread.sleep(forTimeInterval: 1.2)
         capture.stopRecording()
         #expect(driver.stats.cycles > 0 && driver.isConnected, "the engine is alive")
@@ -211,7 +211,7 @@ final class JackDriverTests {
         try driver.start()
         defer { driver.stop() }
         let producer = driver.makeProducer()
-        producer.event([3, 0, 60])
+        try producer.event([3, 0, 60])
         Thread.sleep(forTimeInterval: 0.05)
         for _ in 0..<5 {
             try producer.set("button", 1, momentary: true)
@@ -228,7 +228,7 @@ final class JackDriverTests {
         try driver.start()
         defer { driver.stop() }
         let producer = driver.makeProducer()
-        let id = try #require(producer.event([2, 0, 0.1, 0.1]))
+        let id = try #require(try producer.event([2, 0, 0.1, 0.1]))
         let marker = try driver.compile("instr 5\n out a(0.1)\nendin\n", source: "live")
         #expect(eventually(1) { seen.all.contains { $0.kind == .command && $0.id == id } })
         #expect(eventually(1) { seen.all.contains { $0.kind == .compileMerged && $0.id == marker } })
@@ -268,7 +268,7 @@ final class JackDriverTests {
         defer { driver.stop() }
         let producer = driver.makeProducer()
         try producer.set("freq", 330)
-        producer.event([1, 0, 60])
+        try producer.event([1, 0, 60])
         // Warm up: the first note allocates its instance (Csound's own first-use allocation).
         #expect(eventually(2) { driver.engine.console.realtimeThread != 0 && driver.stats.cycles > 200 })
         Thread.sleep(forTimeInterval: 0.2)
@@ -345,7 +345,7 @@ final class JackReconnectTests {
         defer { driver.stop() }
         let producer = driver.makeProducer()
         try producer.set("freq", 330)
-        producer.event([1, 0, 600])
+        try producer.event([1, 0, 600])
         let engineBefore = ObjectIdentifier(driver.engine)
 
         server.kill()

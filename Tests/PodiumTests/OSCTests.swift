@@ -111,7 +111,7 @@ final class OSCTests {
         defer { osc.stop(); driver.stop() }
         let capture = try CaptureClient(server: server.name, channels: 1, seconds: 4)
         try capture.connect(from: "podium:out_2", channel: 0)
-        driver.makeProducer().event([2, 0, 0.01, 0.0001])  // first-note allocation, out of the way
+        try driver.makeProducer().event([2, 0, 0.01, 0.0001])  // first-note allocation, out of the way
         Thread.sleep(forTimeInterval: 0.1)
         // A dummy JACK server in a VM has an xrun about once a second: JACK's frame clock jumps
         // and no wall-clock moment maps to one frame across it. Measure in an xrun-free window,
@@ -216,7 +216,7 @@ final class OSCTests {
         defer { osc.stop(); driver.stop() }
         let producer = driver.makeProducer()
         try producer.set("freq", 440)
-        producer.event([1, 0, 60])
+        try producer.event([1, 0, 60])
         Thread.sleep(forTimeInterval: 0.2)
         driver.resetCallbackTimes()
         let cycles = driver.stats.cycles
@@ -243,7 +243,7 @@ final class OSCTests {
         let (driver, osc) = try start()
         defer { osc.stop(); driver.stop() }
         driver.onConsole = { osc.console($0) }
-        driver.makeProducer().event([4, 0, 10])
+        try driver.makeProducer().event([4, 0, 10])
         let listener = Process()
         listener.executableURL = URL(fileURLWithPath: which("python3") ?? "/usr/bin/python3")
         listener.arguments = [Paths.fixture("osc_client.py"), "\(osc.port)", "listen", "2.5"]
@@ -343,8 +343,8 @@ final class OSCTests {
         osc.start()
         defer { osc.stop() }
         #expect(eventually(1) { (try? driver.engine.control("freq")) == 220 }, "the map's default")
-        driver.makeProducer().event([30, 0, 60])
-        driver.makeProducer().event([3, 0, 60])
+        try driver.makeProducer().event([30, 0, 60])
+        try driver.makeProducer().event([3, 0, 60])
         let capture = try CaptureClient(server: server.name, channels: 2, seconds: 3)
         try capture.connect(from: "podium:out_1", channel: 0)
         try capture.connect(from: "podium:out_2", channel: 1)

@@ -10,7 +10,7 @@ struct ReplInterpreterTests {
         var r = ReplInterpreter()
         #expect(r.feed("i1 0 2 440") == .score(.event(instrument: .number(1), fields: [0, 2, 440])))
         #expect(r.feed("i \"bass\" 0 1 .5") == .score(.event(instrument: .name("bass"), fields: [0, 1, 0.5])))
-        #expect(r.feed("f 1 0 1024 10 1") == .score(.text("f 1 0 1024 10 1")))
+        #expect(r.feed("f 1 0 1024 10 1") == .score(.table(fields: [1, 0, 1024, 10, 1])))
         #expect(r.feed("gkTempo init 120") == .code("gkTempo init 120\n", firstLine: 4))
         #expect(r.feed("instr 5") == .incomplete)
         #expect(r.inBlock)

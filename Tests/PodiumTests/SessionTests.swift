@@ -149,14 +149,14 @@ final class SessionTests {
         #expect(jack_connect(probe.client, "src:out_1", "podium:in_1") == 0)
 
         let producer = driver.makeProducer()
-        producer.event([10, 0, 3600])
+        try producer.event([10, 0, 3600])
         Thread.sleep(forTimeInterval: 0.2)
         let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
         let dir = try recording.startRecording()
         let sr = 48000.0
         for i in 0..<8 {
             let frame = driver.frameTime + Int64(0.05 * sr) + Int64(i * 37)   // offsets inside k-cycles
-            producer.event([1, 0, 0.15, 220 + Double(i) * 55], frame: frame)
+            try producer.event([1, 0, 0.15, 220 + Double(i) * 55], frame: frame)
             try producer.set("cutoff", 400 + Double(i) * 300)
             try producer.set("cutoff", 500 + Double(i) * 300)   // two in one k-cycle: coalesced
             if i == 3 { try producer.set("hit", 1, momentary: true) }
@@ -209,12 +209,12 @@ final class SessionTests {
         try driver.start()
         defer { driver.stop() }
         let producer = driver.makeProducer()
-        producer.event([1, 0, 2, 300])   // a long note, begun before the recording
+        try producer.event([1, 0, 2, 300])   // a long note, begun before the recording
         try producer.set("cutoff", 1500)
         Thread.sleep(forTimeInterval: 0.4)
         let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
         let dir = URL(fileURLWithPath: try recording.startRecording())
-        producer.event([1, 0, 0.2, 500])
+        try producer.event([1, 0, 0.2, 500])
         Thread.sleep(forTimeInterval: 0.6)
         _ = recording.stopRecording()
         let info = try SessionInfo.read(dir)

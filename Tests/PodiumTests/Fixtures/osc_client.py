@@ -10,7 +10,7 @@
   osc_client.py [--bind IP] PORT serve                            read "MODE ARG..." lines from stdin, answer "ok"
                                                                   (a warm client: no start-up delay per send)
 
-Arguments: ints stay ints, numbers with a dot are floats, i:N forces int32, f:N float, s:TEXT string.
+Arguments: ints stay ints, numbers with a dot are floats, i:N forces int32, f:N float, d:N double, s:TEXT string.
 """
 import random, socket, sys, time
 from pythonosc import osc_bundle_builder, osc_message_builder, udp_client
@@ -18,6 +18,7 @@ from pythonosc.osc_message import OscMessage
 
 
 def typed(arg):
+    if arg.startswith("d:"): return ("d", float(arg[2:]))
     if arg.startswith("i:"): return int(arg[2:])
     if arg.startswith("f:"): return float(arg[2:])
     if arg.startswith("s:"): return arg[2:]
@@ -31,6 +32,9 @@ def message(address, args):
     b = osc_message_builder.OscMessageBuilder(address=address)
     for a in args:
         v = typed(a)
+        if isinstance(v, tuple):
+            b.add_arg(v[1], v[0])
+            continue
         b.add_arg(v, "f" if isinstance(v, float) else ("i" if isinstance(v, int) else "s"))
     return b.build()
 

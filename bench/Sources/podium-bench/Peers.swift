@@ -294,7 +294,7 @@ func soakTable(seconds: Double, rate: Int) throws {
     let recording = Recording(driver: driver, sessions: dir, podiumVersion: "bench")
     _ = try recording.startRecording()
     let producer = driver.makeProducer()
-    for n in 0..<8 { producer.event([1, 0, -1, 110 * Double(n + 1)]) }
+    for n in 0..<8 { try producer.event([1, 0, -1, 110 * Double(n + 1)]) }
     Thread.sleep(forTimeInterval: 0.3)
     driver.resetCallbackTimes()
     let before = driver.stats

@@ -63,7 +63,7 @@ func measureLatency(period: Int, events: Int) throws -> LatencyRow {
     Thread.sleep(forTimeInterval: 0.2)
     let producer = driver.makeProducer()
     // Warm-up: the first note of an instrument allocates its instance (once per instrument).
-    producer.event([2, 0, 0.01, 0.5])
+    try producer.event([2, 0, 0.01, 0.5])
     Thread.sleep(forTimeInterval: 0.3)
     driver.resetCallbackTimes()
     var latencies: [Double] = []
@@ -75,7 +75,7 @@ func measureLatency(period: Int, events: Int) throws -> LatencyRow {
         Thread.sleep(forTimeInterval: Double.random(in: 0.03...0.05))
         let sent = capture.frameTime
         let cycleAtPost = capture.lastFrameTime
-        guard let id = producer.event([2, 0, 0.01, 0.5]) else { continue }
+        guard let id = try producer.event([2, 0, 0.01, 0.5]) else { continue }
         Thread.sleep(forTimeInterval: 0.04)
         capture.stopRecording()
         guard let onset = capture.onsetFrame(0) else { continue }

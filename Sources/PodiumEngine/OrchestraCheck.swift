@@ -1,0 +1,197 @@
+import Foundation
+
+/// Orchestra text is checked before the performing Csound parses it. Measured on Csound
+/// 6.18.1 (a C program, no Podium involved):
+///   - Its preprocessor reads past the end of string input inside an unclosed `/*` comment or
+///     an unclosed macro call `$M(`: a SIGSEGV (fread on a null FILE), even with nothing else
+///     running. The csound CLI compiles from a file and reports an error instead.
+///   - Several errors (`#ifdef` without `#end`, `#define X` without a body, a missing
+///     `#include` file…) leave the parser by `longjmp(csound->exitjmp)`. `csoundPerformKsmps`
+///     sets that same jump buffer on the audio thread every k-cycle, so while the engine
+///     performs such an error jumps into another thread's stack: "longjmp causes uninitialized
+///     stack frame", an abort, in most runs.
+/// So: `lexical` finds the common cases itself and names the line and column; `inChild` runs
+/// Csound's own parser on the text in a child process (`podium check --stdin`) first, where a
+/// crash or a longjmp costs nothing, and the live engine only compiles text that parsed there
+/// without either.
+public enum OrchestraCheck {
+    /// Podium's own reading of the text: comments, strings, `{{ }}`, macro calls and `#ifdef`
+    /// blocks must close. Throws a compile failure naming the line and column.
+    public static func lexical(_ text: String, source: String) throws {
+        if let (line, column, message) = firstLexicalProblem(text) {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: \(message) (line \(line), column \(column))"]))
+        }
+    }
+
+    static func firstLexicalProblem(_ text: String) -> (Int, Int, String)? {
+        let chars = Array(text.unicodeScalars)
+        var i = 0, line = 1, lineStart = 0
+        var conditionals: [(Int, Int)] = []
+        func column(_ at: Int) -> Int { at - lineStart + 1 }
+        func at(_ k: Int) -> Unicode.Scalar? { k < chars.count ? chars[k] : nil }
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\n" { line += 1; lineStart = i + 1; i += 1; continue }
+            if c == ";" || (c == "/" && at(i + 1) == "/") {
+                while i < chars.count, chars[i] != "\n" { i += 1 }
+                continue
+            }
+            if c == "/" && at(i + 1) == "*" {
+                let (l, col) = (line, column(i))
+                i += 2
+                while i < chars.count, !(chars[i] == "*" && at(i + 1) == "/") {
+                    if chars[i] == "\n" { line += 1; lineStart = i + 1 }
+                    i += 1
+                }
+                if i >= chars.count { return (l, col, "a comment opened with /* is not closed with */") }
+                i += 2
+                continue
+            }
+            if c == "\"" {
+                let (l, col) = (line, column(i))
+                i += 1
+                while i < chars.count, chars[i] != "\"", chars[i] != "\n" { i += chars[i] == "\\" ? 2 : 1 }
+                if i >= chars.count || chars[i] == "\n" { return (l, col, "a string opened with \" is not closed on its line") }
+                i += 1
+                continue
+            }
+            if c == "{" && at(i + 1) == "{" {
+                let (l, col) = (line, column(i))
+                i += 2
+                while i < chars.count, !(chars[i] == "}" && at(i + 1) == "}") {
+                    if chars[i] == "\n" { line += 1; lineStart = i + 1 }
+                    i += 1
+                }
+                if i >= chars.count { return (l, col, "a string opened with {{ is not closed with }}") }
+                i += 2
+                continue
+            }
+            if c == "$" {
+                let (l, col) = (line, column(i))
+                var k = i + 1
+                while let s = at(k), s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" { k += 1 }
+                if k > i + 1, at(k) == "(" {
+                    var depth = 0
+                    while k < chars.count {
+                        if chars[k] == "(" { depth += 1 } else if chars[k] == ")" { depth -= 1; if depth == 0 { break } }
+                        if chars[k] == "\n" { line += 1; lineStart = k + 1 }
+                        k += 1
+                    }
+                    if k >= chars.count { return (l, col, "a macro call opened with ( is not closed with )") }
+                }
+                i = max(k, i + 1)
+                continue
+            }
+            if c == "#" && column(i) == 1 || c == "#" && chars[lineStart..<i].allSatisfy({ $0 == " " || $0 == "\t" }) {
+                var k = i + 1
+                while let s = at(k), s.properties.isAlphabetic { k += 1 }
+                let word = String(String.UnicodeScalarView(chars[(i + 1)..<k]))
+                switch word {
+                case "ifdef", "ifndef": conditionals.append((line, column(i)))
+                case "end", "endif":
+                    if conditionals.popLast() == nil { return (line, column(i), "#\(word) without an #ifdef or #ifndef") }
+                case "define":
+                    // #define NAME[(args)] #body#: the body must close with #.
+                    var m = k
+                    while m < chars.count, chars[m] != "#" { if chars[m] == "\n" { line += 1; lineStart = m + 1 }; m += 1 }
+                    if m >= chars.count { return (line, column(i), "#define without a #body#") }
+                    m += 1
+                    while m < chars.count, chars[m] != "#" { if chars[m] == "\n" { line += 1; lineStart = m + 1 }; m += 1 }
+                    if m >= chars.count { return (line, column(i), "the body of #define is not closed with #") }
+                    k = m + 1
+                default: break
+                }
+                i = max(k, i + 1)
+                continue
+            }
+            i += 1
+        }
+        if let (l, col) = conditionals.last { return (l, col, "#ifdef or #ifndef without #end") }
+        return nil
+    }
+
+    /// What Csound's parser did with the text in a child process.
+    public enum Verdict: Equatable, Sendable {
+        /// Parsed and compiled (or failed with ordinary errors, which the live compile reports).
+        case parsed
+        /// Csound left its parser by longjmp: compiling this while the engine performs would abort.
+        case fatal([String])
+        /// The parser crashed (the signal's number).
+        case crashed(Int32)
+    }
+
+    /// Runs Csound's parser on `text` in a child process and refuses what would crash or abort
+    /// the performing engine. `options` are Csound options the engine uses (search paths).
+    public static func inChild(_ text: String, source: String, options: [String] = []) throws {
+        switch try childVerdict(text, options: options) {
+        case .parsed: return
+        case let .fatal(lines):
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: (lines.isEmpty ? ["error: Csound cannot compile this text"] : lines)
+                + ["(not compiled: Csound 6.18 would abort the performance on this error)"]))
+        case let .crashed(signal):
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+                "error: Csound's parser crashes on this text (signal \(signal)); not compiled, the performance goes on"]))
+        }
+    }
+
+    /// The executable that runs `podium check --stdin`: $PODIUM_EXECUTABLE, else `podium`
+    /// beside the running program (the CLI itself, the test runner, the benchmark).
+    static var checker: String? {
+        if let path = ProcessInfo.processInfo.environment["PODIUM_EXECUTABLE"], FileManager.default.isExecutableFile(atPath: path) { return path }
+        guard let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        let path = (me as NSString).deletingLastPathComponent + "/podium"
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// Seconds a check may take before the text is refused.
+    static let timeout = 10.0
+
+    static func childVerdict(_ text: String, options: [String]) throws -> Verdict {
+        guard let checker else {
+            throw EngineError.unreadable(path: "podium", reason: "the podium executable that checks orchestra code is not beside this program (set PODIUM_EXECUTABLE)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: checker)
+        process.arguments = ["check", "--stdin"] + options.flatMap { ["--csound-option", $0] }
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do { try process.run() } catch {
+            throw EngineError.unreadable(path: checker, reason: "cannot start the orchestra check: \(error.localizedDescription)")
+        }
+        // Written and read on their own threads: a large text must not fill a pipe both wait on.
+        let answer = ChildOutput()
+        let writer = input.fileHandleForWriting
+        Thread.detachNewThread {
+            try? writer.write(contentsOf: Data(text.utf8))
+            try? writer.close()
+        }
+        let reader = output.fileHandleForReading
+        Thread.detachNewThread { answer.finish(reader.readDataToEndOfFile()) }
+        let deadline = DispatchTime.now() + timeout
+        if exited.wait(timeout: deadline) == .timedOut || answer.done.wait(timeout: deadline) == .timedOut {
+            process.terminate()
+            throw EngineError.compile(CompileFailure(source: "check", diagnostics: ["error: Csound's parser did not finish within \(Int(timeout)) s on this text; not compiled"]))
+        }
+        let lines = String(decoding: answer.data, as: UTF8.self).split(separator: "\n").map(String.init)
+        if process.terminationReason == .uncaughtSignal { return .crashed(process.terminationStatus) }
+        return process.terminationStatus == CheckExit.fatal ? .fatal(lines) : .parsed
+    }
+
+    /// The child's answer, read on its own thread.
+    final class ChildOutput: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        private(set) var data = Data()
+        func finish(_ d: Data) { data = d; done.signal() }
+    }
+
+    /// The child's exit codes.
+    public enum CheckExit {
+        public static let parsed: Int32 = 0
+        public static let errors: Int32 = 1
+        public static let fatal: Int32 = 2
+    }
+}

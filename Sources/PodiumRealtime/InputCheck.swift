@@ -1,0 +1,127 @@
+/// The one place that checks every number a surface (OSC, csound port, REPL, scripts, MIDI
+/// maps, the web page to come) hands the engine. `CommandProducer` calls it for every command
+/// it posts, so nothing reaches the audio thread unchecked; surfaces call it for what they
+/// turn into frames or times themselves (timetags, `@SECONDS`). Errors say what was wrong in
+/// words the sender can act on.
+public enum InputCheck {
+    /// Instrument numbers Csound takes (p1; negative turns a held note off).
+    public static let instrumentLimit = 2_147_483_647.0
+    /// How far ahead a note or table may be scheduled (p2), in seconds.
+    public static let maximumStart = 3600.0
+    /// The longest note (|p3|), in seconds; a negative p3 holds a note until it is turned off.
+    public static let maximumDuration = 1_000_000.0
+    /// The largest magnitude of any other p-field or channel value: beyond it, no orchestra
+    /// computes anything audible, and integer conversions inside opcodes stop being defined.
+    public static let maximumValue = 1e15
+    /// How far ahead a timetag or script time may be, in seconds.
+    public static let maximumAhead = 3600.0
+
+    /// A finite number within ±limit.
+    public static func number(_ v: Double, _ what: @autoclosure () -> String, limit: Double = maximumValue) throws(InputError) {
+        guard v.isFinite else { throw InputError("\(what()) is \(describe(v)): only finite numbers are accepted") }
+        guard abs(v) <= limit else { throw InputError("\(what()) is \(describe(v)): out of range (at most ±\(describe(limit)))") }
+    }
+
+    /// A note's p-fields: p1 an instrument number, p2 a start, p3 a duration, the rest finite.
+    public static func note(_ p: [Double]) throws(InputError) {
+        guard p.count >= 1 else { throw InputError("a note needs an instrument number") }
+        guard p.count <= Command.maxPFields else { throw InputError("\(p.count) p-fields: at most \(Command.maxPFields)") }
+        try instrument(p[0])
+        if p.count > 1 { try start(p[1]) }
+        if p.count > 2 { try number(p[2], "p3 (duration)", limit: maximumDuration) }
+        for i in p.indices.dropFirst(3) { try number(p[i], "p\(i + 1)") }
+    }
+
+    /// An instrument number (p1): finite, not zero, |p1| < 2^31.
+    public static func instrument(_ v: Double) throws(InputError) {
+        guard v.isFinite else { throw InputError("instrument \(describe(v)): an instrument number must be finite") }
+        guard abs(v) >= 1, abs(v) < instrumentLimit else {
+            throw InputError("instrument \(describe(v)): instrument numbers run from 1 to \(Int(instrumentLimit) - 1)")
+        }
+    }
+
+    /// A start time (p2) in seconds from now.
+    public static func start(_ v: Double) throws(InputError) {
+        guard v.isFinite else { throw InputError("p2 (start) is \(describe(v)): only finite numbers are accepted") }
+        guard v >= 0, v <= maximumStart else {
+            throw InputError("p2 (start) is \(describe(v)): a start runs from 0 to \(describe(maximumStart)) seconds from now")
+        }
+    }
+
+    /// A value for a control channel.
+    public static func channelValue(_ v: Double, channel: String) throws(InputError) {
+        try number(v, "the value for \(channel)")
+    }
+
+    /// Seconds ahead of now (a timetag, a script's `@SECONDS`): finite, not beyond `maximumAhead`.
+    public static func ahead(_ seconds: Double, _ what: @autoclosure () -> String) throws(InputError) {
+        guard seconds.isFinite else { throw InputError("\(what()) is \(describe(seconds)): only finite times are accepted") }
+        guard seconds <= maximumAhead else {
+            throw InputError("\(what()) is \(describe(seconds)) s ahead: at most \(describe(maximumAhead)) s")
+        }
+    }
+
+    /// A command as posted (the audio thread applies nothing this has not passed).
+    public static func command(_ c: Command) throws(InputError) {
+        switch c.kind {
+        case .event:
+            try note(c.fields)
+        case .table:
+            try TableStatement.check(c.fields)
+        case .setControl, .momentary:
+            try number(c.value, "a channel value")
+        case .setString:
+            guard c.count >= 0, Int(c.count) < Command.maxPFields * 8 else { throw InputError("a string of \(c.count) bytes does not fit a command") }
+        }
+        guard c.frame >= 0 else { throw InputError("a negative frame (\(c.frame))") }
+    }
+
+    /// A number as a performer would write it.
+    public static func describe(_ v: Double) -> String {
+        if v.isNaN { return "NaN" }
+        if v.isInfinite { return v < 0 ? "-inf" : "inf" }
+        if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}
+
+/// A score or input error, in words for the sender.
+public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
+    public enum Kind: Sendable { case invalid, unknownTarget, ringFull }
+    public var description: String
+    /// What went wrong, for the surfaces' counters: a bad value, an instrument or channel the
+    /// orchestra lacks, or a full command ring.
+    public var kind: Kind
+    public init(_ description: String, kind: Kind = .invalid) {
+        self.description = description
+        self.kind = kind
+    }
+}
+
+/// The checks an `f` statement (a function table) passes before Csound sees it.
+public enum TableStatement {
+    /// Table numbers a score may name (Csound's ftgen numbers its own tables from 101 up).
+    public static var maximumNumber: Double { RTLimits.maximumTableNumber }
+    /// The largest table a score line may build: GEN routines run on the audio thread.
+    public static var maximumSize: Double { RTLimits.maximumTableSize }
+    /// GEN routines that take only numbers (a negative GEN number skips normalisation).
+    /// GENs reading files (1, 23, 28, 49) or taking strings are not available from score text.
+    public static let knownGENs: Set<Int> = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19, 20, 21, 24, 25, 27, 30, 31, 32, 33, 34, 40, 41, 42, 51, 52]
+
+    /// p1 table number, p2 start, p3 size, p4 GEN, p5… the GEN's arguments.
+    public static func check(_ p: [Double]) throws(InputError) {
+        guard p.count >= 4 else { throw InputError("an f statement needs a table number, a start, a size and a GEN routine (f 1 0 1024 10 1)") }
+        guard p.count <= Command.maxPFields else { throw InputError("f statement with \(p.count) fields: at most \(Command.maxPFields)") }
+        guard p[0].isFinite, p[0] == p[0].rounded(), p[0] >= 1, p[0] <= maximumNumber else {
+            throw InputError("table number \(InputCheck.describe(p[0])): a whole number from 1 to \(Int(maximumNumber)) (deleting tables from score text is not supported)")
+        }
+        try InputCheck.start(p[1])
+        guard p[2].isFinite, p[2] == p[2].rounded(), p[2] >= 1, p[2] <= maximumSize else {
+            throw InputError("table size \(InputCheck.describe(p[2])): a whole number from 1 to \(Int(maximumSize)) (larger tables: ftgen in the orchestra)")
+        }
+        guard p[3].isFinite, p[3] == p[3].rounded(), abs(p[3]) < 1000, knownGENs.contains(Int(abs(p[3]))) else {
+            throw InputError("GEN \(InputCheck.describe(p[3])): not a GEN routine score text may use (known: \(knownGENs.sorted().map(String.init).joined(separator: ", ")))")
+        }
+        for i in p.indices.dropFirst(4) { try InputCheck.number(p[i], "p\(i + 1) of the f statement") }
+    }
+}

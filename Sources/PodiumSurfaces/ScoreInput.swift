@@ -1,0 +1,46 @@
+import PodiumEngine
+import PodiumRealtime
+
+/// The one way score reaches the engine from a surface (REPL, script, OSC, csound port, and
+/// the surfaces to come): statements read by `ScoreLine`, instruments resolved, numbers checked,
+/// posted as commands on the surface's own producer. Errors come back in words for the sender.
+public struct ScoreInput: Sendable {
+    public let driver: JackDriver
+    public let producer: CommandProducer
+
+    public init(driver: JackDriver, producer: CommandProducer) {
+        self.driver = driver
+        self.producer = producer
+    }
+
+    /// Plays one statement (at `frame`; 0: the next k-cycle).
+    // Thread: the surface's own (one producer per thread)
+    public func play(_ statement: ScoreLine, frame: Int64 = 0) throws(InputError) {
+        let posted: UInt64?
+        switch statement {
+        case let .event(instrument, fields):
+            if case let .number(n) = instrument { try InputCheck.instrument(n) }
+            guard let p1 = driver.p1(for: instrument) else { throw InputError("unknown instrument \(instrument.text)", kind: .unknownTarget) }
+            posted = try producer.event([p1] + fields, frame: frame)
+        case let .table(fields):
+            posted = try producer.table(fields, frame: frame)
+        }
+        if posted == nil { throw InputError("command ring full: not played (the audio thread is behind)", kind: .ringFull) }
+    }
+
+    /// Plays score text: every statement, or none when one line is refused (the error names it).
+    /// Statements after one that fails to post (unknown instrument, ring full) still play; the
+    /// errors come back together.
+    // Thread: the surface's own
+    public func play(text: String, frame: Int64 = 0) throws(ScoreError) {
+        let statements = try ScoreLine.parse(text: text)
+        var problems: [String] = []
+        for s in statements {
+            do { try play(s, frame: frame) } catch { problems.append(error.description) }
+        }
+        if !problems.isEmpty {
+            let unique = problems.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            throw ScoreError(line: 0, column: 0, message: unique.joined(separator: "; "))
+        }
+    }
+}
