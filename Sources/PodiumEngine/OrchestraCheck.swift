@@ -110,6 +110,22 @@ public enum OrchestraCheck {
         return nil
     }
 
+    /// Whether orchestra text uses an opcode (a whole word outside comments).
+    public static func mentions(_ text: String, _ opcode: String) -> Bool {
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.prefix { $0 != ";" }
+            var rest = line[...]
+            while let r = rest.range(of: opcode) {
+                let before = r.lowerBound == line.startIndex ? nil : line[line.index(before: r.lowerBound)]
+                let after = r.upperBound == line.endIndex ? nil : line[r.upperBound]
+                func word(_ c: Character?) -> Bool { c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+                if !word(before) && !word(after) { return true }
+                rest = line[r.upperBound...]
+            }
+        }
+        return false
+    }
+
     /// What Csound's parser did with the text in a child process.
     public enum Verdict: Equatable, Sendable {
         /// Parsed and compiled (or failed with ordinary errors, which the live compile reports).

@@ -241,9 +241,15 @@ public final class JackDriver: @unchecked Sendable {
     /// while the server is away), so that events posted afterwards find the new instruments:
     /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
     public func compile(_ text: String, source: String) throws -> UInt64 {
+        RecentInputs.note("compile \(source): \(text.prefix(120))")
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
         try OrchestraCheck.inChild(text, source: source, options: searchOptions)
+        // vco2init run again replaces the tables that playing vco2 voices read (a crash).
+        if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.orchestraTexts.contains { OrchestraCheck.mentions($0, "vco2") } }) {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+                "error: vco2init while vco2 tables exist would replace them under the voices reading them; not compiled (run it once, at the start of the orchestra)"]))
+        }
         let marker = try lock.withLock {
             let marker = try _engine!.compileOrchestraAsync(text, source: source)
             liveOrchestras.append(text)
@@ -541,6 +547,21 @@ public final class JackDriver: @unchecked Sendable {
     private var reportedNonFinite = false
     private var reportedClipping = false
 
+    /// After a fatal signal: waits (at most half a second) for the supervisor to journal what
+    /// the audio thread applied, then notes that the journal is complete through the last
+    /// k-cycle. Returns false when the supervisor did not drain (the journal then claims nothing).
+    // Thread: the crash guard's
+    public func journalAfterCrash() -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        while state.pointee.applied.hasRecord {
+            if ContinuousClock.now > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Thread.sleep(forTimeInterval: 0.02)  // the drain that emptied it hands its lines to the journal
+        journal.sync(through: state.pointee.cycleNow.load(ordering: .acquiring) - 1)
+        return true
+    }
+
     /// The period no longer divides by ksmps: rebuild the engine at an aligned ksmps,
     /// recompiling the orchestra and restoring channel values.
     private func realign(period: Int) {
@@ -652,6 +673,9 @@ public final class CommandProducer: @unchecked Sendable {
     @discardableResult
     public func post(_ command: Command) throws(InputError) -> UInt64? {
         try InputCheck.command(command)
+        if command.kind == .event || command.kind == .table {
+            RecentInputs.note((command.kind == .event ? "i " : "f ") + command.fields.map(InputCheck.describe).joined(separator: " "))
+        }
         var c = command
         nextID += 1
         c.id = nextID

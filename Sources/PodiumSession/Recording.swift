@@ -36,6 +36,15 @@ public final class Recording: RecordingControl, @unchecked Sendable {
         }
     }
 
+    /// Saves the recording after a fatal signal (see `SessionRecorder.saveAfterCrash`).
+    // Thread: the crash guard's
+    public func saveAfterCrash(signal: String, inputs: [String]) -> String? {
+        lock.withLock {
+            defer { current = nil }
+            return current?.saveAfterCrash(signal: signal, inputs: inputs)
+        }
+    }
+
     public var recordingDirectory: String? { lock.withLock { current?.directory.path } }
 
     /// For console.log (the console router calls it for every line).

@@ -106,6 +106,29 @@ public final class SessionRecorder: @unchecked Sendable {
                       eventsLock.withLock { eventLines }, info.overruns)
     }
 
+    /// After a fatal signal: the disk thread writes what the ring holds and closes audio.wav,
+    /// events.log is synced and closed, session.json says "crashed", which signal, and the
+    /// inputs that preceded it. The audio thread is not asked to let go of the ring (it may be
+    /// the thread that faulted). Returns a one-line summary.
+    // Thread: the crash guard's
+    public func saveAfterCrash(signal: String, inputs: [String]) -> String {
+        disk.finish()
+        eventsLock.withLock {
+            try? events.synchronize()
+            try? events.close()
+        }
+        consoleLock.withLock {
+            try? consoleLog.write(contentsOf: Data("podium crashed (\(signal)); the last inputs:\n\(inputs.map { "  " + $0 }.joined(separator: "\n"))\n".utf8))
+            try? consoleLog.synchronize()
+        }
+        info.frames = disk.frames
+        info.duration = Double(disk.frames) / Double(info.sampleRate)
+        info.status = "crashed"
+        info.notes.append("podium crashed (\(signal)) after: " + (inputs.isEmpty ? "no input" : inputs.suffix(5).joined(separator: " | ")))
+        try? info.write(to: directory)
+        return String(format: "the session is saved: %.1f s in %@ (podium replay renders it)", info.duration ?? 0, directory.path)
+    }
+
     /// A console line for console.log.
     // Thread: the console router
     public func console(_ lines: [ConsoleLine]) {

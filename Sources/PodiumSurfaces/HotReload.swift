@@ -51,6 +51,8 @@ public final class HotReload: @unchecked Sendable {
         lock.withLock {
             let new: String
             do { new = try HotReload.orchestra(at: path) } catch { return .failed("\(path): cannot read: \(error.localizedDescription)") }
+            // The whole file first: an editor saving mid-typing leaves a comment or string open.
+            do { try OrchestraCheck.lexical(new, source: path) } catch { return .failed("\(error)") }
             guard let changes = OrchestraDiff.changes(from: current, to: new) else { return .unchanged }
             do {
                 let marker = try driver.compile(changes, source: path)

@@ -46,6 +46,7 @@ public final class ReplSession: @unchecked Sendable {
 
     /// One line of input.
     public func handle(_ line: String) {
+        RecentInputs.note("repl: \(line)")
         switch interpreter.feed(line) {
         case .nothing, .incomplete: return
         case let .score(score): play(score)

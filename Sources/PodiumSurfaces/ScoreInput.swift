@@ -33,6 +33,7 @@ public struct ScoreInput: Sendable {
     /// errors come back together.
     // Thread: the surface's own
     public func play(text: String, frame: Int64 = 0) throws(ScoreError) {
+        RecentInputs.note("score: \(text.prefix(160))")
         let statements = try ScoreLine.parse(text: text)
         var problems: [String] = []
         for s in statements {

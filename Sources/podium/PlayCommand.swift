@@ -73,6 +73,12 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "Where sessions are recorded (default: $PODIUM_SESSIONS, else ./Sessions).")
     var sessions: String?
 
+    @Option(name: .long, help: "The output safety limit in dBFS: samples beyond it are clipped (counted in :status). A NaN or infinite k-cycle is always silenced.")
+    var outputLimit: Double = 0
+
+    @Flag(name: .long, help: "No safety clipping at the output (NaN and infinite k-cycles are still silenced).")
+    var noOutputLimit = false
+
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
 
     /// Where sessions go.
@@ -84,6 +90,9 @@ struct Play: ParsableCommand {
         if let ksmps, ksmps <= 0 { throw ValidationError("--ksmps must be positive") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if Endpoint.parse(oscBind) == nil { throw ValidationError("--osc-bind: not an IPv4 address: \(oscBind)") }
+        if !outputLimit.isFinite || outputLimit > 24 || outputLimit < -60 {
+            throw ValidationError("--output-limit: \(outputLimit) dBFS is not a limit (from -60 to 24 dBFS; --no-output-limit turns clipping off)")
+        }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
 
@@ -113,7 +122,8 @@ struct Play: ParsableCommand {
         // Always seeded, so that any part of the performance can be recorded and replayed exactly.
         let seed = orchestra.seed ?? UInt32.random(in: 1...UInt32.max)
         let driver = JackDriver(source: orchestra.source, options: EngineOptions(seed: seed),
-                                jack: JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps))
+                                jack: JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps,
+                                                  outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20)))
         // One console stream: Csound's lines and Podium's notices, to the terminal (filtered),
         // the session's console.log and OSC subscribers.
         let minimum = orchestra.minimumLevel(default: .orchestra)
@@ -132,6 +142,13 @@ struct Play: ParsableCommand {
         let presets = Presets(directory: URL(fileURLWithPath: sessionsDirectory).appendingPathComponent("presets")
             .appendingPathComponent(((orchestra.file as NSString).lastPathComponent as NSString).deletingPathExtension))
         recording.onProblem = { router.notice($0, level: .error) }
+        // If something faults anyway: the journal and the audio written so far are saved.
+        CrashGuard.install { sig in
+            let saved = driver.journalAfterCrash()
+            if let summary = recording.saveAfterCrash(signal: CrashGuard.name(sig), inputs: RecentInputs.lines) {
+                Terminal.error("podium: \(summary)\(saved ? "" : " (events.log may miss the last moments)")")
+            }
+        }
         router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }))
         if record {
             do { Terminal.error("podium: recording to \(try recording.startRecording())") } catch {

@@ -2,7 +2,9 @@ import Foundation
 import PodiumEngine
 import PodiumOSC
 import PodiumProbe
+import PodiumAudioFile
 import PodiumRealtime
+import PodiumSession
 import PodiumSurfaces
 import Testing
 
@@ -204,6 +206,69 @@ final class BadInputTests {
         #expect(r.status == 0)
         #expect(eventually(3) { port.errors >= 5 }, "errors \(port.errors)")
         #expect(try level(driver) > 0.4, "the tone plays on")
+    }
+
+    @Test("a file saved mid-typing (an unclosed comment) is refused with its line; vco2init again while vco2 plays is refused")
+    func savesAndReloads() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("live.orc").path
+        let orchestra = OSCTests.orchestra + "\ninstr 30\n a1 vco2 0.1, 220\n outs a1, a1\nendin\n"
+        try orchestra.write(toFile: path, atomically: true, encoding: .utf8)
+        let driver = JackDriver(source: .orchestra(path: path, score: nil), jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+        try driver.start()
+        defer { driver.stop() }
+        try driver.makeProducer().event([30, 0, 60])
+        let reload = try HotReload(path: path, driver: driver)
+        try (orchestra + "instr 31\n a1 oscili 0.1, 330 /* half-typed\n outs a1, a1\nendin\n").write(toFile: path, atomically: true, encoding: .utf8)
+        guard case let .failed(message) = reload.reload() else { Issue.record("an unclosed comment compiled"); return }
+        let line = orchestra.split(separator: "\n", omittingEmptySubsequences: false).count + 1
+        #expect(message.contains("\(path):\(line): error: a comment opened with /* is not closed with */"), "\(message)")
+        do { _ = try driver.compile("vco2init 31, 10000\n", source: "live"); Issue.record("vco2init compiled again") } catch {
+            #expect("\(error)".contains("vco2init while vco2 tables exist"), "\(error)")
+        }
+        #expect(try level(driver) > 0.05, "the vco2 voice plays on")
+    }
+
+    @Test("a fatal signal while recording: the last inputs are printed, the session is saved as crashed and replays to the same samples")
+    func crashGuard() throws {
+        let root = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sessions = root.appendingPathComponent("Sessions")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.podium)
+        p.arguments = ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--name", "podguard", "--no-connect", "--osc-port", "0",
+                       "--no-watch", "--no-repl", "--record", "--sessions", sessions.path, "--seed", "5"]
+        let pipe = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = pipe
+        try p.run()
+        let reader = PipeReader(pipe.fileHandleForReading)
+        func printed() -> String { String(decoding: reader.snapshot, as: UTF8.self) }
+        #expect(eventually(10) { printed().contains("OSC on 127.0.0.1:") })
+        let port = try #require(printed().split(separator: "\n").first { $0.contains("OSC on 127.0.0.1:") }?.split(separator: ":").last?
+            .split(separator: " ").first.flatMap { UInt16($0) })
+        let sent = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(port)", "message", "/podium/score", "s:i1 0 0.3 550"])
+        #expect(sent.status == 0)
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(p.processIdentifier, SIGSEGV)
+        waitForExit(p)
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGSEGV)
+        #expect(eventually(2) { printed().contains("the session is saved") }, "\(printed())")
+        #expect(printed().contains("a fatal signal (11)") && printed().contains("podium:   i 1 0 0.3 550"), "\(printed())")
+        let session = try #require(SessionCatalog.list(sessions).first?.directory)
+        let info = try SessionInfo.read(session)
+        #expect(info.status == "crashed" && info.notes.contains { $0.contains("SIGSEGV") && $0.contains("i 1 0 0.3 550") }, "\(info.notes)")
+        let audio = session.appendingPathComponent("audio.wav").path
+        let frames = try SoundFileHeader.info(audio).frames
+        #expect(frames == info.frames && frames > 48000)
+        let log = try String(contentsOf: session.appendingPathComponent("events.log"), encoding: .utf8)
+        #expect(log.split(separator: "\n").last?.hasSuffix(" sync") == true)
+        let r = try run(Paths.podium, ["replay", session.path, "-o", root.appendingPathComponent("replay.wav").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let replayed = try SoundFileContents(path: root.appendingPathComponent("replay.wav").path).samples
+        let recorded = try SoundFileContents(path: audio).samples
+        #expect(replayed.count == recorded.count && firstDifference(recorded, replayed) == nil)
     }
 
     @Test("a burst of notes is spread over callbacks within a budget, none lost; NaN output is silenced and reported once")

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import PodiumRealtime
+import Synchronization
+
+/// What is left when something faults anyway (Csound on the audio thread, a parser, Podium):
+/// the fatal signal's handler prints the signal and the last inputs (`RecentInputs`) with
+/// write(2) only, wakes the guard thread and waits up to five seconds while that thread saves
+/// the session (the journal's last lines, the audio the disk thread still holds, session.json
+/// marked "crashed" with the inputs that preceded it); then the signal takes its default course
+/// (the exit status and a core dump say what it was).
+///
+/// Threads: the handler runs on the faulting thread and only writes, sleeps and uses atomics
+/// on state made before `install`; `onCrash` runs on the guard thread, an ordinary thread.
+public enum CrashGuard {
+    /// The signals that end a process by a fault.
+    public static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT]
+
+    /// Installs the handlers; `onCrash(signal)` saves what can be saved (on the guard thread).
+    // Thread: NRT (main), once, before the performance
+    public static func install(onCrash: @escaping @Sendable (Int32) -> Void) {
+        RecentInputs.prepare()
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        crashState.pointee.wakeFD = fds[1]
+        let readFD = fds[0]
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while read(readFD, &byte, 1) != 1 {}
+            onCrash(crashState.pointee.signal.load(ordering: .acquiring))
+            crashState.pointee.saved.store(true, ordering: .releasing)
+        }
+        thread.name = "podium-crash-guard"
+        thread.start()
+        for sig in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_sigaction = podiumFatalSignal
+            action.sa_flags = SA_SIGINFO
+            sigemptyset(&action.sa_mask)
+            sigaction(sig, &action, nil)
+        }
+    }
+
+    /// The signal's name, for reports.
+    public static func name(_ sig: Int32) -> String {
+        switch sig {
+        case SIGSEGV: return "SIGSEGV"
+        case SIGBUS: return "SIGBUS"
+        case SIGILL: return "SIGILL"
+        case SIGFPE: return "SIGFPE"
+        case SIGABRT: return "SIGABRT"
+        default: return "signal \(sig)"
+        }
+    }
+}
+
+/// What the handler touches: made once, never freed.
+struct CrashState: ~Copyable {
+    let entered = Atomic<Bool>(false)
+    let saved = Atomic<Bool>(false)
+    let signal = Atomic<Int32>(0)
+    var wakeFD: Int32 = -1
+}
+
+nonisolated(unsafe) let crashState: UnsafeMutablePointer<CrashState> = {
+    let p = UnsafeMutablePointer<CrashState>.allocate(capacity: 1)
+    p.initialize(to: CrashState())
+    return p
+}()
+
+/// The fatal-signal handler. Async-signal-safe by construction: write(2), nanosleep, atomics on
+/// `crashState` (made by `install`), then the default action.
+// Thread: the faulting thread (any)
+func podiumFatalSignal(_ sig: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+    let state = crashState
+    if state.pointee.entered.exchange(true, ordering: .acquiringAndReleasing) {
+        // A second fault (the guard thread's own, say): the first handler decides the end.
+        while true { pause() }
+    }
+    state.pointee.signal.store(sig, ordering: .releasing)
+    let head: StaticString = "\npodium: a fatal signal ("
+    _ = write(2, head.utf8Start, head.utf8CodeUnitCount)
+    var digits: (UInt8, UInt8) = (UInt8(48 + sig / 10 % 10), UInt8(48 + sig % 10))
+    withUnsafeBytes(of: &digits) { _ = write(2, $0.baseAddress!, 2) }
+    let tail: StaticString = "): saving the session. The last inputs before it:\n"
+    _ = write(2, tail.utf8Start, tail.utf8CodeUnitCount)
+    RecentInputs.write(to: 2, prefix: "podium:   ")
+    var one: UInt8 = 1
+    _ = write(state.pointee.wakeFD, &one, 1)
+    var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+    for _ in 0..<500 where !state.pointee.saved.load(ordering: .acquiring) { nanosleep(&pause, nil) }
+    signal(sig, SIG_DFL)
+    raise(sig)
+}
