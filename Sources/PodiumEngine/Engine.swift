@@ -338,11 +338,15 @@ public final class Engine: @unchecked Sendable {
         return (rc, Engine.errors(lines))
     }
 
-    static func read(_ path: String) throws -> String {
-        guard FileManager.default.fileExists(atPath: path) else { throw EngineError.unreadable(path: path, reason: "no such file") }
-        do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw EngineError.unreadable(path: path, reason: "\(error.localizedDescription)")
-        }
+    /// A text file, with an error that says what is wrong in a performer's words.
+    public static func read(_ path: String) throws(EngineError) -> String {
+        var directory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &directory) else { throw EngineError.unreadable(path: path, reason: "no such file") }
+        guard !directory.boolValue else { throw EngineError.unreadable(path: path, reason: "it is a directory") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw EngineError.unreadable(path: path, reason: "permission denied") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw EngineError.unreadable(path: path, reason: "it cannot be read") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw EngineError.unreadable(path: path, reason: "it is not UTF-8 text") }
+        return text
     }
 
     /// The lines worth showing for a failed compile: errors, and the context Csound prints with them.

@@ -146,7 +146,7 @@ public enum OrchestraCheck {
                 + ["(not compiled: Csound 6.18 would abort the performance on this error)"]))
         case let .crashed(signal):
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
-                "error: Csound's parser crashes on this text (signal \(signal)); not compiled, the performance goes on"]))
+                "error: Csound crashes on this text when it compiles or runs its global code (signal \(signal), in a child process); not compiled, the performance goes on"]))
         }
     }
 
@@ -166,43 +166,29 @@ public enum OrchestraCheck {
         guard let checker else {
             throw EngineError.unreadable(path: "podium", reason: "the podium executable that checks orchestra code is not beside this program (set PODIUM_EXECUTABLE)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: checker)
-        process.arguments = ["check", "--stdin"] + options.flatMap { ["--csound-option", $0] }
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch {
-            throw EngineError.unreadable(path: checker, reason: "cannot start the orchestra check: \(error.localizedDescription)")
+        // `--csound-option=VALUE`: Csound's options start with dashes, which would read as options.
+        // A crash there is an answer, not a report: no backtrace (it takes time).
+        let result: (exit: ChildProcess.Exit, output: [UInt8])
+        do {
+            result = try ChildProcess.run(checker, arguments: ["check", "--stdin"] + options.map { "--csound-option=\($0)" },
+                                          environment: ["SWIFT_BACKTRACE": "enable=no"], input: Array(text.utf8), timeout: timeout)
+        } catch {
+            throw EngineError.unreadable(path: checker, reason: "cannot start the orchestra check: \(error.call) failed (\(String(cString: strerror(error.errno))))")
         }
-        // Written and read on their own threads: a large text must not fill a pipe both wait on.
-        let answer = ChildOutput()
-        let writer = input.fileHandleForWriting
-        Thread.detachNewThread {
-            try? writer.write(contentsOf: Data(text.utf8))
-            try? writer.close()
-        }
-        let reader = output.fileHandleForReading
-        Thread.detachNewThread { answer.finish(reader.readDataToEndOfFile()) }
-        let deadline = DispatchTime.now() + timeout
-        if exited.wait(timeout: deadline) == .timedOut || answer.done.wait(timeout: deadline) == .timedOut {
-            process.terminate()
+        let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        switch result.exit {
+        case .timedOut:
             throw EngineError.compile(CompileFailure(source: "check", diagnostics: ["error: Csound's parser did not finish within \(Int(timeout)) s on this text; not compiled"]))
+        case let .signal(signal): return .crashed(signal)
+        case .status(CheckExit.parsed), .status(CheckExit.errors): return .parsed
+        case .status(CheckExit.fatal): return .fatal(lines)
+        case let .status(status):
+            // The check itself did not run (a usage error, say): nothing is known of the text.
+            throw EngineError.compile(CompileFailure(source: "check", diagnostics: [
+                "error: the orchestra check could not run (podium check exited \(status)\(lines.isEmpty ? "" : ": " + lines.joined(separator: " "))); not compiled"]))
         }
-        let lines = String(decoding: answer.data, as: UTF8.self).split(separator: "\n").map(String.init)
-        if process.terminationReason == .uncaughtSignal { return .crashed(process.terminationStatus) }
-        return process.terminationStatus == CheckExit.fatal ? .fatal(lines) : .parsed
     }
 
-    /// The child's answer, read on its own thread.
-    final class ChildOutput: @unchecked Sendable {
-        let done = DispatchSemaphore(value: 0)
-        private(set) var data = Data()
-        func finish(_ d: Data) { data = d; done.signal() }
-    }
 
     /// The child's exit codes.
     public enum CheckExit {

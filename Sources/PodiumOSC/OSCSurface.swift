@@ -138,13 +138,18 @@ public final class OSCSurface: @unchecked Sendable {
 
     // Thread: NRT (OSC)
     private func loop() {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 8)
+        // Zeroed, and zeroed again after each datagram: liblo 0.31 reads a few bytes past the
+        // end of a truncated blob or string (valgrind), which then read zeros, not stale bytes.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536 + 16, alignment: 8)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        let received = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<65536])
         defer { buffer.deallocate(); done.signal() }
         broadcast("/podium/started", [])
         defer { broadcast("/podium/stopped", []) }
         while running.load(ordering: .acquiring) {
             feedbackIfDue()
-            guard let (n, source) = socket.receive(into: buffer, timeout: 10) else { publish(); continue }
+            guard let (n, source) = socket.receive(into: received, timeout: 10) else { publish(); continue }
+            buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
             if local.datagrams & 1023 == 0 { publish() }
             count { $0.datagrams += 1 }
             guard options.allows(source) else {

@@ -12,7 +12,8 @@ public final class MidiSender: @unchecked Sendable {
         client = c
         state = .allocate(capacity: 1)
         state.initialize(to: MidiSenderState(client: c, port: jack_port_register(c, "midi_out", JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsOutput.rawValue), 0),
-                                             frames: .allocate(capacity: 1024), bytes: .allocate(capacity: 1024 * 3)))
+                                             frames: .allocate(capacity: 1024), bytes: .allocate(capacity: 1024 * 3),
+                                             sizes: .allocate(capacity: 1024)))
         jack_set_process_callback(c, midiSenderProcess, state)
         jack_activate(c)
     }
@@ -22,6 +23,7 @@ public final class MidiSender: @unchecked Sendable {
         jack_client_close(client)
         state.pointee.frames.deallocate()
         state.pointee.bytes.deallocate()
+        state.pointee.sizes.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -31,11 +33,12 @@ public final class MidiSender: @unchecked Sendable {
     }
 
     // Thread: NRT (the test), before the messages are due
-    /// Plays three-byte messages at absolute JACK frames (ascending). Call once.
+    /// Plays messages of one to three bytes at absolute JACK frames (ascending). Call once.
     public func play(_ messages: [(frame: Int64, bytes: [UInt8])]) {
         for (i, m) in messages.prefix(1024).enumerated() {
             state.pointee.frames[i] = m.frame
             for j in 0..<3 { state.pointee.bytes[i * 3 + j] = j < m.bytes.count ? m.bytes[j] : 0 }
+            state.pointee.sizes[i] = max(1, min(3, m.bytes.count))
         }
         state.pointee.count.store(min(messages.count, 1024), ordering: .releasing)
     }
@@ -51,6 +54,7 @@ struct MidiSenderState: ~Copyable {
     let port: OpaquePointer?
     let frames: UnsafeMutablePointer<Int64>
     let bytes: UnsafeMutablePointer<UInt8>
+    let sizes: UnsafeMutablePointer<Int>
     let count = Atomic<Int>(0)
     let next = Atomic<Int>(0)
 }
@@ -70,7 +74,7 @@ private func midiSenderProcess(_ n: jack_nframes_t, _ arg: UnsafeMutableRawPoint
         let f = s.pointee.frames[i]
         if f >= start + Int64(n) { break }
         let offset = UInt32(max(0, f - start))
-        _ = _unsafePerformance { jack_midi_event_write(buffer, offset, s.pointee.bytes + i * 3, 3) }
+        _ = _unsafePerformance { jack_midi_event_write(buffer, offset, s.pointee.bytes + i * 3, s.pointee.sizes[i]) }
         i += 1
     }
     s.pointee.next.store(i, ordering: .releasing)

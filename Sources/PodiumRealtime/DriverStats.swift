@@ -31,6 +31,9 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     /// Output samples clipped at the safety limit; k-cycles silenced for a non-finite sample.
     public var clippedSamples: UInt64
     public var silencedCycles: UInt64
+    /// MIDI events dropped before Csound: not one complete channel message (a status byte
+    /// 0x80–0xEF and exactly its data bytes, each below 0x80).
+    public var malformedMIDI: UInt64
 
     init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
@@ -47,6 +50,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         refusedTables = c(.refusedTables)
         clippedSamples = c(.clippedSamples)
         silencedCycles = c(.silencedCycles)
+        malformedMIDI = c(.malformedMIDI)
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
@@ -75,6 +79,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs, "
             + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), "
             + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
-            + (refusedTables > 0 ? "refused tables \(refusedTables), " : "") + "silent callbacks \(silentCallbacks)"
+            + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")
+            + (malformedMIDI > 0 ? "malformed MIDI dropped \(malformedMIDI), " : "") + "silent callbacks \(silentCallbacks)"
     }
 }

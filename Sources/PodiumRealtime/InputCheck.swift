@@ -50,7 +50,16 @@ public enum InputCheck {
 
     /// A value for a control channel.
     public static func channelValue(_ v: Double, channel: String) throws(InputError) {
+        try channelName(channel)
         try number(v, "the value for \(channel)")
+    }
+
+    /// Channels named `podium.…` are the host's own (merge markers, instrument numbers, the
+    /// clock): the engine writes them, no surface may.
+    public static func channelName(_ name: String) throws(InputError) {
+        guard !name.hasPrefix("podium.") else {
+            throw InputError("\(name) is one of Podium's own channels: it is set by the host, not by input")
+        }
     }
 
     /// Seconds ahead of now (a timetag, a script's `@SECONDS`): finite, not beyond `maximumAhead`.
@@ -74,6 +83,19 @@ public enum InputCheck {
             guard c.count >= 0, Int(c.count) < Command.maxPFields * 8 else { throw InputError("a string of \(c.count) bytes does not fit a command") }
         }
         guard c.frame >= 0 else { throw InputError("a negative frame (\(c.frame))") }
+    }
+
+    /// One complete MIDI channel message: a status byte 0x80–0xEF followed by exactly its data
+    /// bytes (one for program change and channel pressure, two for the others), each below 0x80.
+    // Thread: RT
+    @_noLocks @_noAllocation
+    public static func isChannelMessage(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let status = bytes[0]
+        guard status >= 0x80, status < 0xF0 else { return false }
+        let kind = status & 0xF0
+        guard count == (kind == 0xC0 || kind == 0xD0 ? 2 : 3) else { return false }
+        for i in 1..<count where bytes[i] >= 0x80 { return false }
+        return true
     }
 
     /// A number as a performer would write it.

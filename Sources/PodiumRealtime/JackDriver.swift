@@ -361,6 +361,7 @@ public final class JackDriver: @unchecked Sendable {
 
     /// Binds the next MIDI controller that moves to `channel`, over the channel's declared range.
     public func learn(_ channel: String) throws {
+        try InputCheck.channelName(channel)
         _ = try self.channel(channel)
         bindingLock.withLock { learning = channel }
     }
@@ -702,6 +703,7 @@ public final class CommandProducer: @unchecked Sendable {
     /// from this thread between two callbacks (`JackDriver.setString`).
     @discardableResult
     public func setString(_ name: String, _ value: String, frame: Int64 = 0) throws -> UInt64? {
+        try InputCheck.channelName(name)
         let (storage, lock, generation) = try driver.stringChannel(name)
         let bytes = Array(value.utf8)
         guard bytes.count < min(RTEngine.stringCapacity(storage), Command.maxPFields * 8), !bytes.contains(0) else {

@@ -211,7 +211,14 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         if Int(event.time) >= end { break }
         i += 1
         let size = Int(event.size)
-        guard size > 0, size <= 3, let bytes = event.buffer else { continue }  // channel messages; SysEx is not for Csound's MIDI input
+        guard size > 0, let bytes = event.buffer else { continue }
+        // Only complete channel messages reach Csound: its MIDI parser indexes tables with
+        // data bytes, and a stray byte ≥ 0x80 there crashed libcsound (fuzz, issue 18).
+        // SysEx and system messages are not for Csound's MIDI input either.
+        guard InputCheck.isChannelMessage(bytes, count: size) else {
+            counterAdd(s, .malformedMIDI, 1)
+            continue
+        }
         if size == 3, bytes[0] & 0xF0 == 0xB0, let table = s.pointee.bindings {
             applyControlChange(s, table, status: bytes[0], controller: bytes[1], value: bytes[2], cycleStart: cycleStart)
         }
@@ -358,6 +365,15 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
     report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command))
 }
 
+/// A marker as a command id; 0 for anything that is not a marker the host wrote (the
+/// conversion must never trap on the audio thread).
+// Thread: RT
+@_noLocks @_noAllocation
+@inline(__always)
+func markerID(_ v: Double) -> UInt64 {
+    v >= 1 && v < 9.0e18 ? UInt64(v) : 0
+}
+
 /// Async compiles and score texts write their marker when the audio thread takes them in.
 // Thread: RT
 @_noLocks @_noAllocation
@@ -366,7 +382,7 @@ func noteMarkers(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frame: 
     if merged != s.pointee.lastMerged {
         s.pointee.lastMerged = merged
         // The merge happened at the start of the k-cycle just performed.
-        report(s, Applied(kind: .compileMerged, id: UInt64(merged), cycle: s.pointee.cycle - 1, frame: frame))
+        report(s, Applied(kind: .compileMerged, id: markerID(merged), cycle: s.pointee.cycle - 1, frame: frame))
     }
     let scored = RTEngine.load(engine.scoredMarker)
     if scored != s.pointee.lastScored {
@@ -374,7 +390,7 @@ func noteMarkers(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frame: 
         // Csound reads queued score text in the k-cycle's kperf, after that cycle's sensevents:
         // its events (the marker note among them) start one k-cycle later. The text was read
         // in the cycle before the one just performed.
-        report(s, Applied(kind: .scoreRead, id: UInt64(scored), cycle: s.pointee.cycle - 2, frame: frame))
+        report(s, Applied(kind: .scoreRead, id: markerID(scored), cycle: s.pointee.cycle - 2, frame: frame))
     }
 }
 

@@ -6,8 +6,9 @@ import Synchronization
 public enum StatIndex: Int, CaseIterable {
     case callbacks, cycles, commands, silentCallbacks, maxCallbackNs, lastPeriodFrames, lateCommands, scheduleFull, xruns, totalCallbackNs, recordNs, recordCycles
     /// Commands left for the next callback (the per-callback budget was spent); refused tables;
-    /// output samples clipped at the limit; k-cycles silenced for a non-finite sample.
-    case deferredCommands, refusedTables, clippedSamples, silencedCycles
+    /// output samples clipped at the limit; k-cycles silenced for a non-finite sample;
+    /// MIDI events that were not one complete channel message (dropped before Csound).
+    case deferredCommands, refusedTables, clippedSamples, silencedCycles, malformedMIDI
 }
 /// Constants the audio thread reads: computed properties, so no lazy global initialisation.
 enum RTLimits {

@@ -89,8 +89,8 @@ public final class ReplSession: @unchecked Sendable {
         case "load":
             guard let path = args.first else { return print("usage: :load FILE") }
             do {
-                let text = path.hasSuffix(".csd") ? CSDSections(try String(contentsOfFile: path, encoding: .utf8)).orchestra
-                                                  : try String(contentsOfFile: path, encoding: .utf8)
+                let file = try Engine.read(path)
+                let text = path.hasSuffix(".csd") ? CSDSections(file).orchestra : file
                 _ = try driver.compile(text, source: path)
                 print("compiled \(path)")
             } catch { print("\(error)") }

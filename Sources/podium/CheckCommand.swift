@@ -37,6 +37,7 @@ struct Check: ParsableCommand {
             }
             let (code, diagnostics) = engine.parse(text)
             for line in diagnostics { print(line) }
+            if code == 0 { try runGlobalCode(text) }
             throw ExitCode(code == 0 ? OrchestraCheck.CheckExit.parsed : (code < 0 ? OrchestraCheck.CheckExit.errors : OrchestraCheck.CheckExit.fatal))
         }
         let path = file!
@@ -47,5 +48,18 @@ struct Check: ParsableCommand {
             print("\(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// Text that parses can still crash Csound when its global code runs (`gkX init` with no
+    /// value reads a missing argument): that code runs in the performing engine's callback at
+    /// the merge. Here it runs first, in a started engine of its own, for two k-cycles; a crash
+    /// ends this child with a signal (the text is refused), ordinary errors are left to the
+    /// live compile to report. Global code therefore runs twice: here and at the merge.
+    func runGlobalCode(_ text: String) throws {
+        let runner = try Engine(options: EngineOptions(extra: ["-n"] + csoundOption))
+        try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n", score: "f 0 1", name: "check"))
+        try runner.start()
+        _ = try? runner.compileOrchestra(text, source: "<stdin>")
+        for _ in 0..<2 { _ = runner.performKsmps() }
     }
 }

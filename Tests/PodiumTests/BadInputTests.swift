@@ -166,6 +166,11 @@ final class BadInputTests {
         #expect(try ask(osc.port, ["/podium/orc", "s:/* x"]).contains("/podium/fail osc:"))
         #expect(try ask(osc.port, ["/podium/orc", "s:#ifdef X\ninstr 9\nendin\n"]).contains("#ifdef or #ifndef without #end"))
         #expect(try ask(osc.port, ["/podium/orc", "s:#include \"no-such.orc\"\n"]).contains("would abort the performance"))
+        // Found by the fuzz test: global code that parses but crashes when it runs (at the merge,
+        // on the audio thread), and a host channel set from outside (a marker the callback reads).
+        #expect(try ask(osc.port, ["/podium/orc", "s:gkX init \n"]).contains("Csound crashes on this text"))
+        #expect(try ask(osc.port, ["/podium/chn/podium.merged", "f:-1"]).contains("one of Podium's own channels"))
+        #expect(try ask(osc.port, ["/podium/chn/podium.instr.beep", "f:1"]).contains("one of Podium's own channels"))
         let many = (0..<600).map { _ in "i2 0 0.01 0.1" }.joined(separator: "\n")
         #expect(try ask(osc.port, ["/podium/score", "s:" + many]).contains("more than 512 statements"))
         // What is valid still plays: score text reaches Csound as checked commands.
@@ -189,6 +194,8 @@ final class BadInputTests {
         session.handle("i 1e19 0 1")
         session.handle("e")
         session.handle(":set freq abc")
+        session.handle(":load /nonexistent/x.orc")
+        session.handle(":load /tmp")
         session.handle("f 5 0 1024 10 1")
         #expect(eventually(1) { driver.stats.commands >= 1 })
         session.handle("f 5 0 2048 10 1")  // redefining at another size while it may be read: refused
@@ -199,6 +206,8 @@ final class BadInputTests {
         #expect(printed.lines.contains { $0.contains("instrument 1e+19") })
         #expect(printed.lines.contains { $0.contains("would end the performance") })
         #expect(printed.lines.contains { $0.contains("freq is a control channel: abc is not a number") })
+        #expect(printed.lines.contains("cannot read /nonexistent/x.orc: no such file"), "\(printed.lines)")
+        #expect(printed.lines.contains("cannot read /tmp: it is a directory"), "\(printed.lines)")
         // The csound text protocol, as an editor plugin sends it: one datagram each.
         let send = "import socket, sys\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
             + "for p in sys.argv[2:]: s.sendto(p.encode(), ('127.0.0.1', int(sys.argv[1])))"
@@ -226,6 +235,11 @@ final class BadInputTests {
         #expect(message.contains("\(path):\(line): error: a comment opened with /* is not closed with */"), "\(message)")
         do { _ = try driver.compile("vco2init 31, 10000\n", source: "live"); Issue.record("vco2init compiled again") } catch {
             #expect("\(error)".contains("vco2init while vco2 tables exist"), "\(error)")
+        }
+        // The child's check runs with the orchestra's search paths (it once refused its own
+        // arguments, which let everything through for file orchestras).
+        do { _ = try driver.compile("gkX init \n", source: "live"); Issue.record("gkX init with no value compiled") } catch {
+            #expect("\(error)".contains("Csound crashes on this text"), "\(error)")
         }
         #expect(try level(driver) > 0.05, "the vco2 voice plays on")
     }

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Bad input against a running `podium play`, with a control run of good input at the same rate.
+
+Two runs of `podium play bench/orchestras/fuzz.csd` on one `jackd -d dummy` (real-time
+scheduling when this machine allows it, as on stage), each recording its output:
+  control  sensible OSC (fader moves, short notes) at RATE messages per second
+  fuzz     the fuzzer's nearly valid OSC (COUNT datagrams at RATE) and, alongside, a tenth as
+           many csound --port text packets
+Reported per run: how podium ended (a crash is a signal), JACK client drops (reconnects),
+xruns, the longest callback, silenced and clipped output, non-finite samples and the peak in
+the recording, and the held tone's RMS in the last second (after "freq" is set back to 440).
+"""
+import argparse, array, json, math, os, re, shutil, socket, subprocess, sys, tempfile, time
+
+from pythonosc.udp_client import SimpleUDPClient
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PODIUM = os.path.join(ROOT, ".build", "release", "podium")
+FUZZER = os.path.join(ROOT, "Tests", "PodiumTests", "Fixtures", "input_fuzz.py")
+ORCHESTRA = os.path.join(ROOT, "bench", "orchestras", "fuzz.csd")
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_jack(name):
+    realtime = subprocess.run(["chrt", "-f", "10", "true"], capture_output=True).returncode == 0
+    jack = subprocess.Popen(["jackd", "-n", name, "-R" if realtime else "-r", "-d", "dummy", "-r", "48000", "-p", "256"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    return jack, realtime
+
+
+def samples(path):
+    raw = subprocess.run(["sox", path, "-t", "f32", "-"], capture_output=True, check=True).stdout
+    a = array.array("f")
+    a.frombytes(raw)
+    return a
+
+
+def one_run(kind, server, count, rate, seed, tmp):
+    osc_port, text_port = free_port(), free_port()
+    sessions = os.path.join(tmp, kind)
+    seconds = count / rate
+    cmd = [PODIUM, "play", ORCHESTRA, "--server", server, "--jack-server", "none", "--no-connect", "--no-repl",
+           "--no-watch", "--quiet", "--osc-port", str(osc_port), "--csound-port", str(text_port), "--record",
+           "--sessions", sessions, "--duration", f"{seconds + 6:.0f}", "--name", f"podium-{kind}"]
+    podium = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    senders = []
+    if kind == "control":
+        senders.append(subprocess.Popen([sys.executable, FUZZER, "control", str(osc_port), str(count), str(seed), str(rate)],
+                                        stderr=subprocess.PIPE, text=True))
+    else:
+        senders.append(subprocess.Popen([sys.executable, FUZZER, "osc", str(osc_port), str(count), str(seed), str(rate)],
+                                        stderr=subprocess.PIPE, text=True))
+        senders.append(subprocess.Popen([sys.executable, FUZZER, "text", str(text_port), str(count // 10), str(seed + 1),
+                                         str(rate / 10)], stderr=subprocess.PIPE, text=True))
+    sent = {}
+    for s in senders:
+        _, err = s.communicate()
+        try:
+            sent.update(json.loads(err.strip().splitlines()[-1]))
+        except (ValueError, IndexError):
+            pass
+    # The held tone back at 440 Hz (a release among the fuzz may have ended it: start it again).
+    client = SimpleUDPClient("127.0.0.1", osc_port)
+    client.send_message("/podium/chn/freq", 440.0)
+    client.send_message("/podium/event", [-1.0, 0.0, 0.0])
+    time.sleep(0.1)
+    client.send_message("/podium/event", [1.0, 0.0, 3600.0])
+    _, err = podium.communicate(timeout=seconds + 120)
+    stopped = next((l for l in err.splitlines() if "stopped." in l), "")
+
+    def stat(label):
+        m = re.search(label + r" (\d+)", stopped)
+        return int(m.group(1)) if m else None
+
+    longest = re.search(r"max (\d+) µs of (\d+) µs", stopped)
+    wavs = [os.path.join(d, f) for d, _, fs in os.walk(sessions) for f in fs if f.endswith(".wav")]
+    audio = samples(wavs[0]) if wavs else array.array("f")
+    nonfinite = sum(1 for x in audio if not math.isfinite(x))
+    peak = max((abs(x) for x in audio if math.isfinite(x)), default=0.0)
+    last = audio[-2 * 48000 * 2:-48000 * 2] if len(audio) > 4 * 48000 else audio  # a second before the end
+    left = [x for i, x in enumerate(last) if i % 2 == 0 and math.isfinite(x)]
+    rms = math.sqrt(sum(x * x for x in left) / len(left)) if left else float("nan")
+    return {
+        "run": kind, "sent": sum(v for k, v in sent.items() if k != "total"), "seconds": seconds,
+        "exit": podium.returncode, "drops": err.count("reconnect"), "xruns": stat("xruns"),
+        "longest": f"{longest.group(1)} of {longest.group(2)}" if longest else "?",
+        "silenced": stat("silenced k-cycles"), "clipped": stat("clipped samples"),
+        "nonfinite": nonfinite, "peak": peak, "rms": rms, "kinds": sent,
+        "error": "" if stopped else err[-400:],
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--messages", type=int, default=1_000_000)
+    ap.add_argument("--rate", type=float, default=10_000)
+    ap.add_argument("--seed", type=int, default=18)
+    a = ap.parse_args()
+    name = f"podium-fuzz-{os.getpid()}"
+    jack, realtime = start_jack(name)
+    tmp = tempfile.mkdtemp()
+    try:
+        rows = [one_run(kind, name, a.messages, a.rate, a.seed, tmp) for kind in ("control", "fuzz")]
+    finally:
+        jack.terminate()
+        jack.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"### Bad input: {a.messages:,} fuzzed OSC messages (+ {a.messages // 10:,} csound-port packets) "
+          f"at {a.rate:,.0f}/s vs a control of good input at the same rate "
+          f"(period 256, jackd {'-R' if realtime else '-r'})\n")
+    print("| run | messages | exit | client drops | xruns | longest callback µs | silenced k-cycles | clipped samples "
+          "| non-finite samples | peak | tone RMS at the end |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['run']} | {r['sent']:,} | {r['exit']} | {r['drops']} | {r['xruns']} | {r['longest']} | {r['silenced']} "
+              f"| {r['clipped']} | {r['nonfinite']} | {r['peak']:.3f} | {r['rms']:.3f} |")
+    fuzz = rows[1]["kinds"]
+    print("\nFuzz by kind: " + ", ".join(f"{k} {v:,}" for k, v in sorted(fuzz.items()) if k != "total") + "\n")
+    for r in rows:
+        if r["error"]:
+            print(f"{r['run']}: podium did not report its end: {r['error']}\n")
+
+
+if __name__ == "__main__":
+    main()
