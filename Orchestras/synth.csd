@@ -144,8 +144,8 @@ instr 99 ; effects: delay → reverb → low-pass EQ → distortion
 endin
 </CsInstruments>
 <CsScore>
-i10 0 8
-i99 0 10
+i10 0 30
+i99 0 32
 ; a little progression
 i1 0 1.9 220 0.25
 i1 0 1.9 277.18 0.2

@@ -322,7 +322,10 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         }
         s.pointee.budget -= 1
     case .table:
-        s.pointee.budget -= 1
+        // A table weighs on the budget by its work: two of the largest score text may build
+        // fill a callback's budget (the GEN routine runs here, on the audio thread).
+        s.pointee.budget -= 1 + Int(TableStatement.cost(gen: command.pfields[3], size: command.pfields[2],
+                                                          arguments: Int(command.count) - 4) / 1024)
         // Csound 6.18 frees a table that an f statement redefines at another size, under any
         // note reading it: such a redefinition is refused (checked producers keep the numbers
         // whole and in range). The same size rewrites the table in place.

@@ -25,7 +25,7 @@ enum RTLimits {
     static var eventsPerCallback: Int { 128 }
     /// f statements from score text: table numbers and sizes (GEN routines run on the audio thread).
     static var maximumTableNumber: Double { 10_000 }
-    static var maximumTableSize: Double { 262_144 }
+    static var maximumTableSize: Double { 65_536 }
 }
 
 /// Everything the JACK process callback touches, allocated once and reached through the

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumEngine
 import PodiumRealtime
 
 /// A scripted performance: lines of score or commands, each optionally at a time.
@@ -7,6 +8,7 @@ import PodiumRealtime
 ///     @0     i1 0 2 440        a score line at 0 s
 ///     @1.5   :set amp 0.2      a channel value at 1.5 s
 ///     @2     i "lead" 0 1 60   named instruments too
+///     @3     :load lead2.orc   compile an orchestra file (beside the script): a hot swap
 ///     @4     :quit             end the performance
 ///
 /// Lines without `@` happen right after the previous one.
@@ -14,6 +16,8 @@ public struct Script: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case score(ScoreLine)
         case set(channel: String, value: Double)
+        /// Compile an orchestra file (its orchestra, for a .csd): instruments swap as on a save.
+        case load(path: String)
         case quit
     }
     public struct Step: Sendable, Equatable {
@@ -50,13 +54,18 @@ public struct Script: Sendable, Equatable {
                 switch words.first {
                 case ":quit":
                     action = .quit
+                case ":load":
+                    guard words.count == 2 else { throw ParseError(path: path, line: index + 1, message: "expected :load FILE") }
+                    let file = String(words[1])
+                    let base = (path as NSString).deletingLastPathComponent
+                    action = .load(path: file.hasPrefix("/") || base.isEmpty ? file : base + "/" + file)
                 case ":set":
                     guard words.count == 3, let v = Double(words[2]) else {
                         throw ParseError(path: path, line: index + 1, message: "expected :set CHANNEL VALUE")
                     }
                     action = .set(channel: String(words[1]), value: v)
                 default:
-                    throw ParseError(path: path, line: index + 1, message: "unknown command \(words.first ?? "") (known: :set, :quit)")
+                    throw ParseError(path: path, line: index + 1, message: "unknown command \(words.first ?? "") (known: :set, :load, :quit)")
                 }
             } else {
                 let statements: [ScoreLine]
@@ -85,9 +94,15 @@ public struct Script: Sendable, Equatable {
 
     public init(contentsOf path: String) throws {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw ParseError(path: path, line: 0, message: "cannot read: \(error.localizedDescription)")
+        do { text = try Engine.read(path) } catch {
+            throw ParseError(path: path, line: 0, message: error.description)
         }
         try self.init(text: text, path: path)
+        // A missing file is found now, not in the middle of the performance.
+        for step in steps {
+            if case let .load(file) = step.action, !FileManager.default.fileExists(atPath: file) {
+                throw ParseError(path: path, line: step.line, message: "no such file: \(file)")
+            }
+        }
     }
 }

@@ -38,6 +38,11 @@ public final class ScriptPlayer: @unchecked Sendable {
                 return true
             case let .set(channel, value):
                 do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
+            case let .load(path):
+                do {
+                    let file = try Engine.read(path)
+                    _ = try driver.compile(path.hasSuffix(".csd") ? CSDSections(file).orchestra : file, source: path)
+                } catch { onProblem?("line \(step.line): \(error)") }
             case let .score(statement):
                 do { try score.play(statement, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
             }

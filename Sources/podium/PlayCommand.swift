@@ -150,8 +150,15 @@ struct Play: ParsableCommand {
             }
         }
         router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }))
-        if record {
-            do { Terminal.error("podium: recording to \(try recording.startRecording())") } catch {
+        // JACK's dummy backend plays to nobody: the performance is recorded so that there is
+        // something to listen to afterwards.
+        let recordForListening = embedded?.backend == .dummy
+        if record || recordForListening {
+            do {
+                let dir = try recording.startRecording()
+                Terminal.error(recordForListening && !record ? "podium: no sound card: recording the performance to \(dir), to listen to afterwards"
+                                                             : "podium: recording to \(dir)")
+            } catch {
                 Terminal.error("podium: \(error) — playing without recording")
             }
         }
@@ -219,6 +226,9 @@ struct Play: ParsableCommand {
             }
         }
         let interactive = !noRepl && script == nil && isatty(STDIN_FILENO) == 1
+        if isatty(STDERR_FILENO) == 1 {
+            for line in StartHints.lines(oscBind: oscBind, oscPort: osc.map { Int($0.port) }, repl: interactive) { Terminal.error("podium: " + line) }
+        }
         let session = ReplSession(driver: driver, reloader: reloader) { Terminal.output($0) }
         session.recording = recording
         session.presets = presets
@@ -273,11 +283,14 @@ struct Play: ParsableCommand {
         osc?.stop()
         textPort?.stop()
         reloader?.stop()
+        let recorded = recording.recordingDirectory
         if let summary = recording.stopRecording() { Terminal.error("podium: \(summary)") }
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
         Terminal.error("podium: stopped. \(stats)")
         if let osc { Terminal.error("podium: osc: \(osc.stats.summary)") }
+        // Last, so that a newcomer sees it: the file to listen to.
+        if recordForListening, let recorded { Terminal.error("podium: " + ListenLine.describe(audio: recorded + "/audio.wav")) }
         _ = sources
     }
 }

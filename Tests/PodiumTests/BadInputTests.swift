@@ -62,6 +62,14 @@ struct BadInputReadingTests {
         #expect(error("f 1 0 1024 99 1")?.message.contains("GEN 99") == true)
         #expect(error("f -1 0")?.message.contains("table number") == true)
         #expect(error("f 1e9 0 16 10 1")?.message.contains("table number") == true)
+        // Work the audio thread would do, by what the GEN routine sums per point (a table of
+        // 262 144 points took 5–20 ms of a 5.3 ms period here).
+        #expect(error("f 1 0 65536 10 1") == nil)
+        #expect(error("f 1 0 16384 21 6") == nil)
+        #expect(error("f 1 0 262144 10 1")?.message.contains("table size 262144") == true)
+        #expect(error("f 1 0 65536 10 1 0.5")?.message.contains("would hold the audio thread for about 3 ms") == true)
+        #expect(error("f 1 0 65536 21 6")?.message.contains("at most 65536 point-steps a table") == true)
+        #expect(TableStatement.cost(gen: -10, size: 1024, arguments: 8) == 8192)
     }
 
     @Test("one message may not carry unbounded work: more than 512 statements are refused whole")

@@ -22,12 +22,22 @@ final class PlayCLITests {
     @Test("with no server it starts one (dummy here), plays the script, and stops the server on exit")
     func embeddedServer() throws {
         let name = "podium-embedded-\(UUID().uuidString.prefix(6))"
-        let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--script", Paths.orchestra("sine.script"), "--no-connect", "--no-osc"],
+        let sessions = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: sessions) }
+        let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--script", Paths.orchestra("sine.script"), "--no-connect", "--no-osc",
+                                       "--sessions", sessions.path],
                         environment: ["JACK_DEFAULT_SERVER": name])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("started jackd \"\(name)\" with the dummy backend"))
         #expect(r.stderr.contains("ksmps 256"))
         #expect(r.stderr.contains("commands 5"), "the script's five :set lines")
+        // Nobody hears the dummy backend: the performance is recorded, and the last line says
+        // where, how long and how loud.
+        #expect(r.stderr.contains("no sound card: recording the performance to \(sessions.path)/"), "\(r.stderr)")
+        let last = r.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("podium: listen to the performance: \(sessions.path)/") && last.contains("/audio.wav (6.0 s, peak -"), "\(last)")
+        let peak = last.split(separator: "peak ").last.flatMap { Double($0.prefix { $0 != " " }) } ?? -200
+        #expect(peak > -20, "the sine is in the file: \(last)")
         let left = try run("/usr/bin/pgrep", ["-f", name])
         #expect(left.stdout.isEmpty, "jackd \(name) still running")
     }

@@ -84,6 +84,10 @@ final class ReplTests {
         func keys(_ k: String...) throws { try tmux.keys(k) }
         func screen() throws -> String { try tmux.screen() }
         #expect(eventually(5) { ((try? screen()) ?? "").contains("podium ") && ((try? screen()) ?? "").contains("▸") })
+        // On a terminal, the start says what to do next: OSC for a phone, the REPL.
+        let opening = try screen()
+        #expect(opening.contains("For TouchOSC on a phone: podium play … --osc-bind"), "\(opening)")
+        #expect(opening.contains(":help for the commands"), "\(opening)")
         let capture = try CaptureClient(server: server.name, channels: 1, seconds: 6)
         #expect(eventually(3) { (try? capture.connect(from: "podrepl:out_1", channel: 0)) != nil })
 
