@@ -26,21 +26,23 @@ def free_port():
         return s.getsockname()[1]
 
 
-def asks_status(port):
-    """Whether podium still answers: /podium/status from a socket that waits for the reply."""
+def asks_status(port, patience=30.0):
+    """Seconds until podium answers /podium/status once the input has stopped (None: not
+    within `patience`), asked from a socket that waits for the reply."""
     message = osc_message_builder.OscMessageBuilder(address="/podium/status").build().dgram
+    start = time.monotonic()
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.bind(("127.0.0.1", 0))
-        s.settimeout(1)
-        for _ in range(3):
+        s.settimeout(0.5)
+        while time.monotonic() - start < patience:
             s.sendto(message, ("127.0.0.1", port))
             try:
                 while True:
                     if b"/podium/status.reply" in s.recv(65536):
-                        return True
+                        return time.monotonic() - start
             except socket.timeout:
                 continue
-    return False
+    return None
 
 
 def start_jack(name):
@@ -64,7 +66,7 @@ def one_run(kind, server, count, rate, seed, tmp):
     seconds = count / rate
     cmd = [PODIUM, "play", ORCHESTRA, "--server", server, "--jack-server", "none", "--no-connect", "--no-repl",
            "--no-watch", "--quiet", "--osc-port", str(osc_port), "--csound-port", str(text_port), "--record",
-           "--sessions", sessions, "--duration", f"{seconds + 6:.0f}", "--name", f"podium-{kind}"]
+           "--sessions", sessions, "--duration", f"{seconds + 60:.0f}", "--name", f"podium-{kind}"]
     podium = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     time.sleep(2.5)
     senders = []
@@ -84,6 +86,7 @@ def one_run(kind, server, count, rate, seed, tmp):
         except (ValueError, IndexError):
             pass
     answers = asks_status(osc_port)
+    podium.terminate()  # SIGTERM: a clean stop, statistics printed
     _, err = podium.communicate(timeout=seconds + 120)
     stopped = next((l for l in err.splitlines() if "stopped." in l), "")
 
@@ -102,8 +105,12 @@ def one_run(kind, server, count, rate, seed, tmp):
         "longest": f"{longest.group(1)} of {longest.group(2)}" if longest else "?",
         "silenced": stat("silenced k-cycles"), "clipped": stat("clipped samples"),
         "nonfinite": nonfinite, "peak": peak, "answers": answers, "kinds": sent,
-        "error": "" if stopped else err[-400:],
+        "error": "" if stopped else err[-400:], "stopped": stopped,
     }
+
+
+def answered(r):
+    return "NO" if r["answers"] is None else f"{r['answers']:.2f}"
 
 
 def main():
@@ -111,27 +118,32 @@ def main():
     ap.add_argument("--messages", type=int, default=1_000_000)
     ap.add_argument("--rate", type=float, default=10_000)
     ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--keep", help="keep the runs' sessions (events.log, audio) in this directory")
     a = ap.parse_args()
     name = f"podium-fuzz-{os.getpid()}"
     jack, realtime = start_jack(name)
-    tmp = tempfile.mkdtemp()
+    tmp = a.keep or tempfile.mkdtemp()
     try:
         rows = [one_run(kind, name, a.messages, a.rate, a.seed, tmp) for kind in ("control", "fuzz")]
     finally:
         jack.terminate()
         jack.wait()
-        shutil.rmtree(tmp, ignore_errors=True)
+        if not a.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
     print(f"### Bad input: {a.messages:,} fuzzed OSC messages (+ {a.messages // 10:,} csound-port packets) "
           f"at {a.rate:,.0f}/s vs a control of good input at the same rate "
           f"(period 256, jackd {'-R' if realtime else '-r'})\n")
     print("| run | messages | exit | client drops | xruns | longest callback µs | silenced k-cycles | clipped samples "
-          "| non-finite samples | peak | answers /podium/status after |")
+          "| non-finite samples | peak | answers /podium/status after the input, s |")
     print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|")
     for r in rows:
         print(f"| {r['run']} | {r['sent']:,} | {r['exit']} | {r['drops']} | {r['xruns']} | {r['longest']} | {r['silenced']} "
-              f"| {r['clipped']} | {r['nonfinite']} | {r['peak']:.3f} | {'yes' if r['answers'] else 'NO'} |")
+              f"| {r['clipped']} | {r['nonfinite']} | {r['peak']:.3f} | {answered(r)} |")
     fuzz = rows[1]["kinds"]
     print("\nFuzz by kind: " + ", ".join(f"{k} {v:,}" for k, v in sorted(fuzz.items()) if k != "total") + "\n")
+    if os.environ.get("FUZZ_BENCH_VERBOSE"):
+        for r in rows:
+            print(f"{r['run']}: {r['stopped']}\n")
     for r in rows:
         if r["error"]:
             print(f"{r['run']}: podium did not report its end: {r['error']}\n")

@@ -9,6 +9,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var lateCommands: UInt64
     public var xruns: UInt64
     public var maxCallbackMicroseconds: Double
+    /// The journal's k-cycle that ended the longest callback.
+    public var maxCallbackCycle: UInt64
     /// Mean time per recorded k-cycle spent handing audio to the recording (interleave + ring write).
     public var recordMicrosecondsPerCycle: Double
     /// Mean callback time since the last `resetCallbackTimes`.
@@ -44,6 +46,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         lateCommands = c(.lateCommands)
         xruns = c(.xruns)
         maxCallbackMicroseconds = Double(c(.maxCallbackNs)) / 1000
+        maxCallbackCycle = c(.maxCallbackCycle)
         periodMicroseconds = Double(c(.lastPeriodFrames)) / sampleRate * 1e6
         lastPeriod = Int(c(.lastPeriodFrames))
         deferredCommands = c(.deferredCommands)
@@ -76,7 +79,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var description: String {
         let pct = { (x: Double) in String(format: "%.1f%%", x * 100) }
         return "callbacks \(callbacks), k-cycles \(cycles), xruns \(xruns), commands \(commands) (late \(lateCommands)), "
-            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs, "
+            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs (k-cycle \(maxCallbackCycle)), "
             + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), "
             + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
             + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")

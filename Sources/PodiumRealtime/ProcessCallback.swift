@@ -433,6 +433,10 @@ func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, fra
     let budget = Double(n) / s.pointee.sampleRate * 1e9
     let bucket = min(Int(Double(nanoseconds) / budget * 200), s.pointee.histogramBuckets - 1)
     _unsafePerformance {
+        // Which callback was the longest: the journal's k-cycle that ended it.
+        if nanoseconds > podium_counter_load(s.pointee.stats + StatIndex.maxCallbackNs.rawValue) {
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackCycle.rawValue, UInt64(max(0, s.pointee.cycle)))
+        }
         podium_counter_add(s.pointee.stats + StatIndex.callbacks.rawValue, 1)
         podium_counter_max(s.pointee.stats + StatIndex.maxCallbackNs.rawValue, nanoseconds)
         podium_counter_add(s.pointee.stats + StatIndex.totalCallbackNs.rawValue, nanoseconds)

@@ -9,6 +9,8 @@ public enum StatIndex: Int, CaseIterable {
     /// output samples clipped at the limit; k-cycles silenced for a non-finite sample;
     /// MIDI events that were not one complete channel message (dropped before Csound).
     case deferredCommands, refusedTables, clippedSamples, silencedCycles, malformedMIDI
+    /// The journal's k-cycle at the end of the longest callback (what it applied is there).
+    case maxCallbackCycle
 }
 /// Constants the audio thread reads: computed properties, so no lazy global initialisation.
 enum RTLimits {
