@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
-                           "PodiumOSC", "PodiumSession", "CJack", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "PodiumSession", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

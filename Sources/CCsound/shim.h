@@ -37,11 +37,13 @@ static inline int podium_string_capacity(const void *stringdat) {
 
 /// Stores a string into a channel whose storage already holds it (no allocation: the host
 /// reserves the storage before the performance), under the channel's spin lock as
-/// csoundSetStringChannel does. Returns 0 (and changes nothing) when it does not fit.
-static inline int podium_string_store(void *stringdat, int32_t *lock, const char *bytes, int n) {
+/// csoundSetStringChannel does — but never waiting for it: the lock is only tried.
+/// Returns 1 when stored, 0 (nothing changed) when it does not fit, -1 (nothing changed) when
+/// another thread holds the lock (the caller retries later).
+static inline int podium_string_try_store(void *stringdat, int32_t *lock, const char *bytes, int n) {
   podium_stringdat *s = (podium_stringdat *)stringdat;
   int stored = 0;
-  if (lock) csoundSpinLock(lock);
+  if (lock && csoundSpinTryLock(lock) != CSOUND_SUCCESS) return -1;
   if (s->data && n + 1 <= s->size) {
     for (int i = 0; i < n; i++) s->data[i] = bytes[i];
     s->data[n] = 0;

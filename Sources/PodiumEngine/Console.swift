@@ -55,15 +55,18 @@ let midiOpenCallback: @convention(c) (OpaquePointer?, UnsafeMutablePointer<Unsaf
 
 /// Csound reads host MIDI input once per k-cycle, on the performing thread: copy and return.
 // Thread: RT (inside csoundPerformKsmps)
-let midiReadCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { _, userData, buf, nBytes in
+@_noLocks @_noAllocation
+func midiRead(_ cs: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ buf: UnsafeMutablePointer<UInt8>?, _ nBytes: Int32) -> Int32 {
     guard let userData, let buf else { return 0 }
     let s = userData.assumingMemoryBound(to: ConsoleShared.self)
     let n = min(Int(nBytes), s.pointee.midiCount - s.pointee.midiRead)
     guard n > 0 else { return 0 }
-    buf.update(from: s.pointee.midiBytes + s.pointee.midiRead, count: n)
+    let from = s.pointee.midiBytes + s.pointee.midiRead
+    for i in 0..<n { buf[i] = from[i] }
     s.pointee.midiRead += n
     return Int32(n)
 }
+let midiReadCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = midiRead
 
 let recordHeaderSize = 6
 let maxRecordText = 1024
@@ -76,17 +79,21 @@ func consoleWriteRT(_ shared: UnsafeMutablePointer<ConsoleShared>, _ attr: Int32
     shared.pointee.rtRing.write(attr: attr, text: text, length: length)
 }
 
-/// Csound's message-string callback. Runs on whatever thread prints.
-// Thread: any (RT branch: consoleWriteRT; otherwise NRT)
-let consoleMessageCallback: @convention(c) (OpaquePointer?, Int32, UnsafePointer<CChar>?) -> Void = { cs, attr, text in
-    guard let cs, let text, let host = CsoundAPI.hostData(cs) else { return }
+/// Csound's message-string callback. Runs on whatever thread prints: the audio thread during
+/// the performance (checked like the process callback), the compiling thread otherwise.
+// Thread: RT (while performing: the lock-free ring) or NRT (compile, start: the NRT branch,
+// exempt from the checks through `_unsafePerformance`, takes a mutex and allocates)
+@_noLocks @_noAllocation
+func consoleMessage(_ cs: OpaquePointer?, _ attr: Int32, _ text: UnsafePointer<CChar>?) {
+    guard let cs, let text, let host = _unsafePerformance({ CsoundAPI.hostData(cs) }) else { return }
     let shared = host.assumingMemoryBound(to: ConsoleShared.self)
-    if UInt(pthread_self()) == shared.pointee.rtThread.load(ordering: .acquiring) {
+    if _unsafePerformance({ UInt(pthread_self()) }) == shared.pointee.rtThread.load(ordering: .acquiring) {
         consoleWriteRT(shared, attr, text)
     } else {
-        shared.pointee.owner.takeUnretainedValue().appendNRT(attr: attr, text: text)
+        _unsafePerformance { shared.pointee.owner.takeUnretainedValue().appendNRT(attr: attr, text: text) }
     }
 }
+let consoleMessageCallback: @convention(c) (OpaquePointer?, Int32, UnsafePointer<CChar>?) -> Void = consoleMessage
 
 /// Collects Csound's console from every thread and hands it out as whole lines.
 /// The audio thread writes into a lock-free ring; other threads append under a mutex.

@@ -258,7 +258,7 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    /// A string channel's storage and lock, for the audio thread's `RTEngine.storeString`.
+    /// A string channel's storage and lock, for the audio thread's `RTEngine.tryStoreString`.
     public func stringChannelStorage(_ name: String) throws -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?) {
         let (_, rc) = api.channelPointer(name, type: 0)
         guard rc & 15 == 3, let s = api.stringChannelStorage(name) else { throw EngineError.unknownChannel(name) }

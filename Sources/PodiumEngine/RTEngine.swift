@@ -60,13 +60,18 @@ public struct RTEngine: @unchecked Sendable {
         _unsafePerformance { podium_channel_store(channel, value) }
     }
 
-    /// Stores `count` bytes into a string channel's reserved storage (no allocation). False when
-    /// it does not fit. Takes the channel's spin lock, as Csound's own chnget/chnset do on this thread.
+    /// What a string store did: stored, did not fit, or found the channel's lock held.
+    public enum StringStore: Int32 { case busy = -1, tooLong = 0, stored = 1 }
+
+    /// Stores `count` bytes into a string channel's reserved storage (no allocation). Tries the
+    /// channel's spin lock (which Csound's own chnget/chnset take) once and never waits for it:
+    /// `.busy` when another thread holds it (the caller retries at a later k-cycle).
     // Thread: RT
     @_noLocks @_noAllocation @inline(__always)
-    public static func storeString(_ storage: UnsafeMutableRawPointer, lock: UnsafeMutablePointer<Int32>?,
-                                   _ bytes: UnsafePointer<CChar>, count: Int) -> Bool {
-        _unsafePerformance { podium_string_store(storage, lock, bytes, Int32(count)) != 0 }
+    public static func tryStoreString(_ storage: UnsafeMutableRawPointer, lock: UnsafeMutablePointer<Int32>?,
+                                      _ bytes: UnsafePointer<CChar>, count: Int) -> StringStore {
+        let rc = _unsafePerformance { podium_string_try_store(storage, lock, bytes, Int32(count)) }
+        return rc > 0 ? .stored : rc < 0 ? .busy : .tooLong
     }
 
     /// The bytes a string channel's storage can hold.

@@ -45,6 +45,22 @@ public final class TestJackServer: @unchecked Sendable {
         jack_set_info_function { _ in }
     }()
 
+    /// The server's process id (nil when it is not running).
+    public var pid: pid_t? { process?.processIdentifier }
+
+    /// Stops the server (SIGSTOP): no client's process callback is called until `resume()`,
+    /// as when a callback stalls (a long first note, a loaded machine).
+    // Thread: the test's
+    public func pause() {
+        if let pid { Foundation.kill(pid, SIGSTOP) }
+    }
+
+    /// Lets a paused server run on (SIGCONT).
+    // Thread: the test's
+    public func resume() {
+        if let pid { Foundation.kill(pid, SIGCONT) }
+    }
+
     /// Kills the server outright (as a crash would).
     public func kill() {
         guard let p = process else { return }
@@ -55,6 +71,7 @@ public final class TestJackServer: @unchecked Sendable {
 
     public func stop() {
         guard let p = process else { return }
+        Foundation.kill(p.processIdentifier, SIGCONT)  // a paused server could not act on SIGTERM
         p.terminate()
         p.waitUntilExit()
         process = nil

@@ -36,6 +36,17 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     /// MIDI events dropped before Csound: not one complete channel message (a status byte
     /// 0x80–0xEF and exactly its data bytes, each below 0x80).
     public var malformedMIDI: UInt64
+    /// String stores the audio thread put off to a later k-cycle (their channel's lock was
+    /// held) and those it dropped (the queue of put-off stores was full).
+    public var deferredStrings: UInt64
+    public var droppedStrings: UInt64
+    /// Port buffers JACK returned as NULL (that port's copy skipped).
+    public var missingBuffers: UInt64
+    /// Handovers to the audio thread (engine, recording tap, bindings): swapped directly while
+    /// no callback could run, taken by the callback through the handshake, withdrawn after a timeout.
+    public var directSwaps: UInt64
+    public var handshakes: UInt64
+    public var withdrawnHandovers: UInt64
 
     init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
@@ -54,6 +65,12 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         clippedSamples = c(.clippedSamples)
         silencedCycles = c(.silencedCycles)
         malformedMIDI = c(.malformedMIDI)
+        deferredStrings = c(.deferredStrings)
+        droppedStrings = c(.droppedStrings)
+        missingBuffers = c(.missingBuffers)
+        directSwaps = c(.directSwaps)
+        handshakes = c(.handshakes)
+        withdrawnHandovers = c(.withdrawnHandovers)
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
@@ -83,6 +100,9 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), "
             + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
             + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")
-            + (malformedMIDI > 0 ? "malformed MIDI dropped \(malformedMIDI), " : "") + "silent callbacks \(silentCallbacks)"
+            + (malformedMIDI > 0 ? "malformed MIDI dropped \(malformedMIDI), " : "")
+            + (deferredStrings + droppedStrings > 0 ? "string stores deferred \(deferredStrings) (dropped \(droppedStrings)), " : "")
+            + (missingBuffers > 0 ? "missing port buffers \(missingBuffers), " : "")
+            + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "") + "silent callbacks \(silentCallbacks)"
     }
 }

@@ -21,10 +21,10 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     let n = Int(nframes)
     adoptPendingEngine(s)
     adoptPendingTap(s)
-    if s.pointee.bindingsSwap.load(ordering: .acquiring) == 1 {
-        s.pointee.bindings = s.pointee.pendingBindings
-        s.pointee.bindingsSwap.store(2, ordering: .releasing)
-    }
+    adoptPendingBindings(s)
+    // Each port's buffer, fetched once for the whole callback.
+    fetchBuffers(s, s.pointee.inPorts, into: s.pointee.inBuffers, count: s.pointee.inCount, frames: n)
+    fetchBuffers(s, s.pointee.outPorts, into: s.pointee.outBuffers, count: s.pointee.outCount, frames: n)
 
     var performed = false
     if let engine = s.pointee.engine, !s.pointee.paused.load(ordering: .acquiring) {
@@ -45,34 +45,6 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     return 0
 }
 
-/// Takes over an engine the driver prepared (first start, or a rebuild at a new ksmps).
-// Thread: RT
-@_noLocks @_noAllocation
-func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
-    if s.pointee.swap.load(ordering: .acquiring) == 1 {
-        s.pointee.engine = s.pointee.pendingEngine
-        s.pointee.generation = s.pointee.pendingGeneration
-        s.pointee.cycle = 0
-        s.pointee.lastMerged = 0
-        s.pointee.lastScored = 0
-        s.pointee.scheduled = 0
-        s.pointee.momentaryCount = 0
-        s.pointee.misalignedPeriod.store(0, ordering: .relaxed)
-        s.pointee.swap.store(2, ordering: .releasing)
-    }
-}
-
-/// Starts or stops feeding a recording (the driver's handshake, as for the engine).
-// Thread: RT
-@_noLocks @_noAllocation
-func adoptPendingTap(_ s: UnsafeMutablePointer<RTState>) {
-    if s.pointee.tapSwap.load(ordering: .acquiring) == 1 {
-        s.pointee.tap = s.pointee.pendingTap
-        s.pointee.tapStartCycle.store(s.pointee.cycle, ordering: .relaxed)
-        s.pointee.tapSwap.store(2, ordering: .releasing)
-    }
-}
-
 // Thread: RT
 @_noLocks @_noAllocation
 func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: Int) {
@@ -82,8 +54,6 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     let ins = min(s.pointee.inCount, engine.inputChannels)
     let outs = min(s.pointee.outCount, engine.outputChannels)
     let inputs = s.pointee.inBuffers, outputs = s.pointee.outBuffers
-    fetchBuffers(s.pointee.inPorts, into: inputs, count: ins, frames: n)
-    fetchBuffers(s.pointee.outPorts, into: outputs, count: outs, frames: n)
 
     s.pointee.budget = s.pointee.eventsPerCallback
     drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
@@ -94,11 +64,13 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     if let port = s.pointee.midiPort {
         midiBuffer = _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }
         if let b = midiBuffer { midiEvents = Int(_unsafePerformance { jack_midi_get_event_count(b) }) }
+        else { counterAdd(s, .missingBuffers, 1) }
     }
 
     var k = 0
     while k < n {
         let cycleStart = frameTime + Int64(k)
+        if s.pointee.deferredStringCount > 0 { retryDeferredStrings(s) }
         if s.pointee.scheduled > 0 { applyDue(s, engine, cycleStart: cycleStart, ksmps: ksmps) }
 
         // JACK input (-1…1 floats, one buffer per port) → spin (interleaved, 0dBFS units).
@@ -181,22 +153,8 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     }
     s.pointee.cycleNow.store(s.pointee.cycle, ordering: .releasing)  // after this period's reports
     // Ports beyond the orchestra's channels stay silent.
-    for c in outs..<s.pointee.outCount {
-        if let port = s.pointee.outPorts[c] { zero(port, n) }
-    }
+    for c in outs..<s.pointee.outCount { outputs[c]?.update(repeating: 0, count: n) }
     counterAdd(s, .cycles, UInt64(n / ksmps))
-}
-
-/// Each port's buffer for this callback, fetched once (nil where JACK returns none).
-// Thread: RT
-@_noLocks @_noAllocation
-func fetchBuffers(_ ports: UnsafeMutablePointer<OpaquePointer?>, into buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
-                  count: Int, frames n: Int) {
-    for c in 0..<count {
-        buffers[c] = ports[c].flatMap { port in
-            _unsafePerformance { jack_port_get_buffer(port, jack_nframes_t(n)) }?.assumingMemoryBound(to: Float.self)
-        }
-    }
 }
 
 /// Hands Csound the MIDI messages timed before frame `end` of the period; returns the next event.
@@ -348,13 +306,7 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
     case .setControl:
         if let ch = command.channel { RTEngine.store(ch, command.value) }
     case .setString:
-        if let storage = command.storage {
-            let count = Int(command.count)
-            let lock = command.lock
-            _ = withUnsafeBytes(of: &command.pfields) { p in
-                RTEngine.storeString(storage, lock: lock, p.baseAddress!.assumingMemoryBound(to: CChar.self), count: count)
-            }
-        }
+        storeString(s, command)
     case .momentary:
         if let ch = command.channel {
             RTEngine.store(ch, command.value)
@@ -406,22 +358,6 @@ func report(_ s: UnsafeMutablePointer<RTState>, _ applied: Applied) {
 
 // Thread: RT
 @_noLocks @_noAllocation
-func silence(_ s: UnsafeMutablePointer<RTState>, frames n: Int) {
-    for c in 0..<s.pointee.outCount {
-        if let port = s.pointee.outPorts[c] { zero(port, n) }
-    }
-}
-
-// Thread: RT
-@_noLocks @_noAllocation
-func zero(_ port: OpaquePointer, _ n: Int) {
-    _unsafePerformance {
-        jack_port_get_buffer(port, jack_nframes_t(n))?.assumingMemoryBound(to: Float.self).update(repeating: 0, count: n)
-    }
-}
-
-// Thread: RT
-@_noLocks @_noAllocation
 func counterAdd(_ s: UnsafeMutablePointer<RTState>, _ index: StatIndex, _ value: UInt64) {
     _unsafePerformance { podium_counter_add(s.pointee.stats + index.rawValue, value) }
 }
@@ -445,35 +381,3 @@ func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, fra
     }
 }
 
-// MARK: registration (NRT), next to the callbacks it registers
-
-extension JackAPI {
-    /// Installs the process, xrun and shutdown callbacks; `state` is the `RTState`.
-    // Thread: NRT (the driver), before jack_activate
-    func setCallbacks(state: UnsafeMutableRawPointer) throws {
-        var rc = jack_set_process_callback(client, podiumProcess, state)
-        if rc != 0 { throw JackError.call("jack_set_process_callback", detail: "code \(rc)") }
-        rc = jack_set_xrun_callback(client, podiumXrun, state)
-        if rc != 0 { throw JackError.call("jack_set_xrun_callback", detail: "code \(rc)") }
-        jack_on_info_shutdown(client, podiumShutdown, state)
-    }
-}
-
-// MARK: other JACK callbacks (they only set flags and counters)
-
-/// JACK's xrun callback.
-// Thread: JACK notification thread (NRT), but kept lock-free all the same
-@_noLocks @_noAllocation
-func podiumXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
-    guard let arg else { return 0 }
-    counterAdd(arg.assumingMemoryBound(to: RTState.self), .xruns, 1)
-    return 0
-}
-
-/// JACK is going away: only set a flag; the driver closes the client from its own thread.
-// Thread: JACK's thread
-@_noLocks @_noAllocation
-func podiumShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
-    guard let arg else { return }
-    arg.assumingMemoryBound(to: RTState.self).pointee.serverGone.store(true, ordering: .releasing)
-}

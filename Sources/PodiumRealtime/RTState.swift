@@ -11,6 +11,30 @@ public enum StatIndex: Int, CaseIterable {
     case deferredCommands, refusedTables, clippedSamples, silencedCycles, malformedMIDI
     /// The journal's k-cycle at the end of the longest callback (what it applied is there).
     case maxCallbackCycle
+    /// String stores put off to a later k-cycle (the channel's lock was held), and those dropped
+    /// (the queue of put-off stores was full); port buffers JACK returned as NULL (skipped).
+    case deferredStrings, droppedStrings, missingBuffers
+    /// Handovers (engine, record tap, bindings): swapped directly while no callback could run,
+    /// through the handshake with the callback, withdrawn after the handshake timed out (NRT counters).
+    case directSwaps, handshakes, withdrawnHandovers
+}
+
+/// The four states of a handover between the driver (NRT) and the callback (RT), one atomic
+/// per handed-over thing: NRT writes the `pending…` value while idle and offers it; the callback
+/// takes it (offered → taking: only the callback moves out of `offered` forward), swaps it
+/// with the value it holds (so `pending…` then holds the old one) and marks it taken; NRT frees
+/// the old value and sets idle. NRT may withdraw an offer the callback has not begun to take
+/// (offered → idle). See `JackDriver.handOver`.
+enum HandoverState: Int {
+    case idle = 0, offered = 1, taking = 2, taken = 3
+}
+
+/// What adopting an engine changes, published together through one handshake.
+struct EngineBundle {
+    var engine: RTEngine?
+    var generation: UInt32 = 0
+    var sampleRate = 48000.0
+    var sampleAccurate = false
 }
 /// Constants the audio thread reads: computed properties, so no lazy global initialisation.
 enum RTLimits {
@@ -25,6 +49,8 @@ enum RTLimits {
     /// Notes and tables one callback starts at most: more wait for the next callback (counted),
     /// so that no burst of input can make one callback overrun by much.
     static var eventsPerCallback: Int { 128 }
+    /// String stores waiting for their channel's lock (retried at each k-cycle).
+    static var deferredStringCapacity: Int { 64 }
     /// f statements from score text: table numbers and sizes (GEN routines run on the audio thread).
     static var maximumTableNumber: Double { 10_000 }
     static var maximumTableSize: Double { 65_536 }
@@ -36,15 +62,19 @@ enum RTLimits {
 /// Ownership: fields marked RT are written only by the audio thread; fields marked NRT
 /// are written by the driver only while the client is inactive or under the handshakes below.
 struct RTState: ~Copyable {
-    // RT: the engine performing now (adopted from `pendingEngine`).
+    // RT: the engine performing now, with its generation, sample rate and sample accuracy
+    // (adopted together from `pendingEngine`; commands carry the generation they were made for).
     var engine: RTEngine?
-    // NRT: an engine waiting to be adopted; handed over with `swap`.
-    var pendingEngine: RTEngine?
-    var pendingGeneration: UInt32 = 0
-    // RT: the generation of `engine` (commands carry the one they were made for).
     var generation: UInt32 = 0
-    /// 0 idle; NRT sets 1 when `pendingEngine` is ready; RT sets 2 once adopted.
-    let swap = Atomic<Int>(0)
+    var sampleRate = 48000.0
+    var sampleAccurate = false
+    // NRT while `engineHandover` is idle: the bundle to adopt (after adoption: the old one).
+    var pendingEngine = EngineBundle()
+    /// A `HandoverState`.
+    let engineHandover = Atomic<Int>(0)
+    /// NRT: false while no callback can run (client inactive or closed): handovers then swap
+    /// directly. Set true (under the driver's handover lock) just before activation.
+    let callbacksMayRun = Atomic<Bool>(false)
     /// NRT: true while the engine must not perform (rebuilding, stopping). RT outputs silence.
     let paused = Atomic<Bool>(false)
     /// RT → NRT: the period no longer divides by ksmps (value: the new period; 0 = fine).
@@ -61,8 +91,6 @@ struct RTState: ~Copyable {
     let outBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// The MIDI input port (read in the same callback, handed to Csound per k-cycle).
     var midiPort: OpaquePointer?
-    var sampleRate = 48000.0
-    var sampleAccurate = false
     /// NRT (before activation): the output safety limit (`Float.infinity`: no clipping).
     var outputLimit: Float = 1
 
@@ -102,13 +130,18 @@ struct RTState: ~Copyable {
 
     /// RT: the recording's ring while one runs (adopted from `pendingTap`, like the engine).
     var tap: RecordTapRT?
-    /// NRT: the tap to adopt (nil: stop recording); handed over with `tapSwap` (0 idle, 1 ready, 2 adopted).
+    /// NRT while `tapHandover` is idle: the tap to adopt (nil: stop recording).
     var pendingTap: RecordTapRT?
-    let tapSwap = Atomic<Int>(0)
-    /// RT: the bindings table (adopted from `pendingBindings` like the tap: 0 idle, 1 ready, 2 adopted).
+    let tapHandover = Atomic<Int>(0)
+    /// RT: the bindings table (adopted from `pendingBindings` like the tap).
     var bindings: BindingTableRT?
     var pendingBindings: BindingTableRT?
-    let bindingsSwap = Atomic<Int>(0)
+    let bindingsHandover = Atomic<Int>(0)
+
+    /// RT: string stores that found their channel's lock held, retried at each k-cycle.
+    let deferredStrings: UnsafeMutablePointer<Command>
+    var deferredStringCount = 0
+    let deferredStringCapacity = RTLimits.deferredStringCapacity
     /// RT → NRT: the k-cycle of the first block of the tap adopted last.
     let tapStartCycle = Atomic<Int64>(0)
     /// RT → NRT: the k-cycle the engine is on (for stamping what does not pass through commands).
@@ -134,6 +167,7 @@ struct RTState: ~Copyable {
         rings.initialize(repeating: nil, count: RTLimits.maxRings)
         schedule = .allocate(capacity: RTLimits.scheduleCapacity)
         momentary = .allocate(capacity: RTLimits.momentaryCapacity)
+        deferredStrings = .allocate(capacity: RTLimits.deferredStringCapacity)
         momentary.initialize(repeating: nil, count: RTLimits.momentaryCapacity)
         stats = .allocate(capacity: RTLimits.statCount)
         stats.initialize(repeating: 0, count: RTLimits.statCount)
@@ -148,6 +182,7 @@ struct RTState: ~Copyable {
         rings.deallocate()
         schedule.deallocate()
         momentary.deallocate()
+        deferredStrings.deallocate()
         stats.deallocate()
     }
 }

@@ -80,7 +80,13 @@ public final class SessionRecorder: @unchecked Sendable {
         appendText(history)
         info.startSegment = history.filter { $0.split(separator: " ").dropFirst().first == "engine" }.count - 1
         disk.start()
-        info.startCycle = driver.feed(tap)
+        do {
+            info.startCycle = try driver.feed(tap)
+        } catch {
+            _ = driver.journal.follow(nil)
+            disk.finish()
+            throw SessionError.cannotRecord("\(dir.path): \(error)")
+        }
         try? info.write(to: dir)
     }
 
@@ -89,7 +95,14 @@ public final class SessionRecorder: @unchecked Sendable {
     // Thread: NRT (owner)
     @discardableResult
     public func stop() -> String {
-        driver.feed(nil)
+        do {
+            try driver.feed(nil)
+        } catch {
+            // The audio thread may still write into the tap: it is kept alive for good rather
+            // than freed under the callback; the recording ends here all the same.
+            _ = Unmanaged.passRetained(tap)
+            info.notes.append("the audio thread did not let go of the recording in time: \(error)")
+        }
         _ = driver.journal.follow(nil)
         disk.finish()
         try? events.synchronize()

@@ -1,0 +1,78 @@
+import PodiumEngine
+
+/// One producer's way into the audio thread (one thread per producer).
+public final class CommandProducer: @unchecked Sendable {
+    unowned let driver: JackDriver
+    let ring: Ring<Command>
+    private var nextID: UInt64 = 0
+
+    init(driver: JackDriver, ring: Ring<Command>) {
+        self.driver = driver
+        self.ring = ring
+    }
+
+    /// Posts a command once `InputCheck` has passed it (the audio thread applies nothing
+    /// unchecked); returns its id, or nil when the ring is full (counted).
+    // Thread: this producer's thread
+    @discardableResult
+    public func post(_ command: Command) throws(InputError) -> UInt64? {
+        try InputCheck.command(command)
+        if command.kind == .event || command.kind == .table {
+            RecentInputs.note((command.kind == .event ? "i " : "f ") + command.fields.map(InputCheck.describe).joined(separator: " "))
+        }
+        var c = command
+        nextID += 1
+        c.id = nextID
+        if c.generation == 0 { c.generation = driver.currentGeneration }
+        return ring.push(c) ? nextID : nil
+    }
+
+    /// A score event now (or at `frame`).
+    @discardableResult
+    public func event(_ pfields: [Double], frame: Int64 = 0) throws(InputError) -> UInt64? {
+        try InputCheck.note(pfields)
+        return try post(.event(pfields, frame: frame))
+    }
+
+    /// An f statement (a function table) now (or at `frame`).
+    @discardableResult
+    public func table(_ pfields: [Double], frame: Int64 = 0) throws(InputError) -> UInt64? {
+        try TableStatement.check(pfields)
+        return try post(Command(kind: .table, frame: frame, pfields: pfields))
+    }
+
+    /// Sets a string channel on the audio thread, on an exact k-cycle, when the text fits the
+    /// storage the engine reserved (up to `Engine.stringCapacity - 1` bytes); longer text is set
+    /// from this thread between two callbacks (`JackDriver.setString`).
+    @discardableResult
+    public func setString(_ name: String, _ value: String, frame: Int64 = 0) throws -> UInt64? {
+        try InputCheck.channelName(name)
+        let (storage, lock, generation) = try driver.stringChannel(name)
+        let bytes = Array(value.utf8)
+        guard bytes.count < min(RTEngine.stringCapacity(storage), Command.maxPFields * 8), !bytes.contains(0) else {
+            try driver.setString(name, value)
+            return 0
+        }
+        var c = Command(kind: .setString, frame: frame)
+        c.storage = storage
+        c.lock = lock
+        c.count = Int32(bytes.count)
+        withUnsafeMutableBytes(of: &c.pfields) { p in
+            for (i, b) in bytes.enumerated() { p[i] = b }
+        }
+        c.generation = generation
+        return try post(c)
+    }
+
+    /// Sets a declared control channel (or holds it for one k-cycle with `momentary`).
+    @discardableResult
+    public func set(_ name: String, _ value: Double, momentary: Bool = false, frame: Int64 = 0) throws -> UInt64? {
+        try InputCheck.channelValue(value, channel: name)
+        let (p, generation) = try driver.channel(name)
+        var c = Command(kind: momentary ? .momentary : .setControl, frame: frame, channel: p, value: value)
+        c.generation = generation
+        return try post(c)
+    }
+
+    public var overflows: UInt64 { ring.overflows }
+}

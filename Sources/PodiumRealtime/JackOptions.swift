@@ -1,0 +1,42 @@
+import Foundation
+
+/// How to meet JACK.
+public struct JackOptions: Sendable {
+    public var clientName = "podium"
+    /// The JACK server's name; nil: $JACK_DEFAULT_SERVER or "default".
+    public var serverName: String?
+    /// Connect our ports to the physical ports.
+    public var connect = true
+    /// A divisor of the period; nil: ksmps = the period.
+    public var ksmps: Int?
+    /// Seconds between attempts to reach a server that went away.
+    public var reconnectInterval = 0.5
+    /// The output safety limit, as an amplitude (1: 0 dBFS); nil: no clipping. Non-finite
+    /// output is silenced either way (see `OutputGuard`).
+    public var outputLimit: Double? = 1
+
+    public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil,
+                outputLimit: Double? = 1) {
+        self.outputLimit = outputLimit
+        self.clientName = clientName
+        self.serverName = serverName
+        self.connect = connect
+        self.ksmps = ksmps
+    }
+}
+
+/// The numbers a session records about the engine.
+public struct SessionFacts: Sendable {
+    public var sampleRate: Int
+    public var ksmps: Int
+    public var outputs: Int
+    public var inputs: Int
+    public var seed: UInt32?
+    /// The k-cycle the audio thread is on.
+    public var cycle: Int64
+    /// Input control channels and their values now.
+    public var channels: [String: Double]
+    /// The output safety limit (nil: none).
+    public var outputLimit: Double?
+}
+

@@ -1,0 +1,120 @@
+import CJack
+import Foundation
+import PodiumEngine
+
+// Live coding through the driver: channel pointers (cached per engine generation), hot reload,
+// evaluation, score text and long string values.
+
+extension JackDriver {
+    /// A string channel's storage and lock (cached), and the current generation.
+    func stringChannel(_ name: String) throws -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?, UInt32) {
+        try lock.withLock {
+            if let s = stringCache[name] { return (s.0, s.1, generation) }
+            let s = try _engine!.stringChannelStorage(name)
+            stringCache[name] = s
+            journal.name(s.0.assumingMemoryBound(to: Double.self), name)
+            return (s.0, s.1, generation)
+        }
+    }
+
+    /// Current generation and a cached pointer to a declared control channel.
+    func channel(_ name: String) throws -> (UnsafeMutablePointer<Double>, UInt32) {
+        try lock.withLock {
+            if let p = channelCache[name] { return (p, generation) }
+            let p = try _engine!.controlChannelPointer(name)
+            channelCache[name] = p
+            journal.name(p, name)
+            return (p, generation)
+        }
+    }
+
+    var currentGeneration: UInt32 { lock.withLock { generation } }
+
+    /// The number of an instrument given by name (resolved once its compile has merged).
+    public func instrumentNumber(named name: String) -> Double? {
+        lock.withLock { _engine?.instrumentNumber(named: name) }
+    }
+
+    /// Hot reload: parsed and checked on this thread (errors at once, nothing changes),
+    /// merged by the audio thread at its next k-cycle. Returns the merge marker (see `Applied.compileMerged`).
+    /// Returns once the audio thread has merged it (or after a second without a callback, e.g.
+    /// while the server is away), so that events posted afterwards find the new instruments:
+    /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
+    public func compile(_ text: String, source: String) throws -> UInt64 {
+        RecentInputs.note("compile \(source): \(text.prefix(120))")
+        // Csound's parser must not crash or longjmp while the engine performs: checked first.
+        try OrchestraCheck.lexical(text, source: source)
+        try OrchestraCheck.inChild(text, source: source, options: searchOptions)
+        // vco2init run again replaces the tables that playing vco2 voices read (a crash).
+        if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.orchestraTexts.contains { OrchestraCheck.mentions($0, "vco2") } }) {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+                "error: vco2init while vco2 tables exist would replace them under the voices reading them; not compiled (run it once, at the start of the orchestra)"]))
+        }
+        let marker = try lock.withLock {
+            let marker = try _engine!.compileOrchestraAsync(text, source: source)
+            liveOrchestras.append(text)
+            // Journaled under the lock the supervisor takes to note merges: never stamped late.
+            journal.compiled(text, source: source, marker: marker, register: true)
+            return marker
+        }
+        waitForMerge(marker)
+        return UInt64(marker)
+    }
+
+    /// Where the orchestra's files are found (for the parser's check in a child process).
+    var searchOptions: [String] {
+        switch source {
+        case let .csd(path), let .orchestra(path, _): return Engine.searchOptions(beside: path)
+        case .text: return []
+        }
+    }
+
+    func waitForMerge(_ marker: Double, timeout: Double = 1) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let v = try? engine.control("podium.merged"), v >= marker { return }
+            Thread.sleep(forTimeInterval: 0.0005)
+        }
+    }
+
+    /// Runs global code on the audio thread (an async compile that is not part of the
+    /// orchestra: not recompiled on rebuilds) and waits until it has merged, up to `timeout`.
+    /// For questions only the audio thread can answer (`active`, table values…).
+    public func evaluate(_ code: String, timeout: Double = 1) throws -> Bool {
+        let marker = try lock.withLock {
+            let marker = try _engine!.compileOrchestraAsync(code, source: "podium", register: false)
+            journal.compiled(code, source: "podium", marker: marker, register: false)
+            return marker
+        }
+        waitForMerge(marker, timeout: timeout)
+        return ((try? engine.control("podium.merged")) ?? 0) >= marker
+    }
+
+    /// Score text read by the audio thread at its next k-cycle. Returns its marker (`Applied.scoreRead`).
+    public func readScore(_ text: String) -> UInt64 {
+        lock.withLock {
+            let marker = _engine!.readScoreAsync(text)
+            journal.scored(text, marker: marker)
+            return UInt64(marker)
+        }
+    }
+
+    /// Sets a string channel from the non-real-time side: for text longer than the storage the
+    /// engine reserved (`Engine.stringCapacity`), which only Csound can grow. (Shorter text goes
+    /// through `CommandProducer.setString`, applied on an exact k-cycle.) It waits for a moment
+    /// between two callbacks (at most a period) and sets it there; the journal stamps it with
+    /// the next k-cycle, exact unless a callback starts during the copy.
+    public func setString(_ name: String, _ value: String) throws {
+        try lock.withLock {
+            let deadline = Date().addingTimeInterval(0.05)
+            while state.pointee.callbackSeq.load(ordering: .acquiring) & 1 == 1 && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.00005)
+            }
+            // The first k-cycle of the next callback is the first to see it. (A callback that
+            // starts during the copy reads the channel microseconds later, inside Csound.)
+            let cycle = state.pointee.cycleNow.load(ordering: .acquiring)
+            try _engine!.setString(name, value)
+            journal.string(name, value, cycle: cycle)
+        }
+    }
+}

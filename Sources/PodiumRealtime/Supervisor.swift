@@ -1,0 +1,137 @@
+import CJack
+import Foundation
+import PodiumEngine
+import Synchronization
+
+// The supervisor thread (`podium-supervisor`, NRT): drains what the audio thread applied into
+// the journal and the console, rebuilds the engine when the period stops dividing by ksmps,
+// and reconnects when the server goes away.
+
+extension JackDriver {
+    // Thread: NRT (supervisor)
+    func supervise() {
+        // Below the JACK threads (which run without real-time priority under jackd -r):
+        // console floods and journaling wait, the audio does not.
+        _ = podium_nice_current_thread(5)
+        var lastSync = ContinuousClock.now
+        while running.load(ordering: .acquiring) {
+            // Everything the audio thread applied before this cycle is in the applied ring now.
+            let through = state.pointee.cycleNow.load(ordering: .acquiring) - 1
+            drainSideRings()
+            if ContinuousClock.now - lastSync >= .seconds(1), through >= 0 {
+                lastSync = ContinuousClock.now
+                journal.sync(through: through)
+            }
+            if state.pointee.serverGone.load(ordering: .acquiring) { reconnect() }
+            let misaligned = state.pointee.misalignedPeriod.load(ordering: .acquiring)
+            if misaligned != 0 { realign(period: misaligned) }
+            restartIfRequested()
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        drainSideRings()
+        restartIfRequested()  // a request that came as it stopped still gets its answer
+        supervisorDone.signal()
+    }
+
+    // Thread: NRT (supervisor; the owner once it has stopped)
+    func drainSideRings() {
+        reportOutputGuard()
+        while let a = appliedRing.pop() {
+            if a.kind == .midi { noteMIDI(a.command) }
+            if a.kind == .tableRefused {
+                let p = a.command.fields
+                onNotice?("f \(InputCheck.describe(p[0])) refused: table \(InputCheck.describe(p[0])) exists with \(InputCheck.describe(a.command.value)) points, and Csound would free it under the notes reading it; use another table number or the same size")
+                continue
+            }
+            if a.kind == .compileMerged || a.kind == .scoreRead {
+                lock.withLock { journal.applied(a) }
+            } else {
+                journal.applied(a)
+            }
+            onApplied?(a)
+        }
+        journal.flush()
+        if let lines = lock.withLock({ _engine?.console.drain() }) { for l in lines { onConsole?(l) } }
+    }
+
+    /// Says once that the output guard silenced a non-finite k-cycle, and once that it clipped.
+    // Thread: NRT (supervisor)
+    func reportOutputGuard() {
+        if state.pointee.sawNonFinite.exchange(false, ordering: .relaxed), !reportedNonFinite {
+            reportedNonFinite = true
+            onNotice?("the orchestra computed a NaN or an infinite sample: each such k-cycle is silenced (counted in :status)")
+        }
+        if state.pointee.sawClipping.exchange(false, ordering: .relaxed), !reportedClipping {
+            reportedClipping = true
+            let limit = jackOptions.outputLimit.map { String(format: "%.1f dBFS", 20 * log10($0)) } ?? "none"
+            onNotice?("output clipped at the safety limit (\(limit)); clipped samples are counted in :status")
+        }
+    }
+
+    /// After a fatal signal: waits (at most half a second) for the supervisor to journal what
+    /// the audio thread applied, then notes that the journal is complete through the last
+    /// k-cycle. Returns false when the supervisor did not drain (the journal then claims nothing).
+    // Thread: the crash guard's
+    public func journalAfterCrash() -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        while state.pointee.applied.hasRecord {
+            if ContinuousClock.now > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        Thread.sleep(forTimeInterval: 0.02)  // the drain that emptied it hands its lines to the journal
+        journal.sync(through: state.pointee.cycleNow.load(ordering: .acquiring) - 1)
+        return true
+    }
+
+    /// The period no longer divides by ksmps: rebuild the engine at an aligned ksmps,
+    /// recompiling the orchestra and restoring channel values.
+    // Thread: NRT (supervisor)
+    func realign(period: Int) {
+        let oldKsmps = lock.withLock { _engine!.ksmps }
+        let ksmps = Alignment.realign(ksmps: oldKsmps, newPeriod: period)
+        onNotice?("JACK period is now \(period), which ksmps \(oldKsmps) does not divide: restarting the engine at ksmps \(ksmps)")
+        do {
+            try rebuild(sampleRate: Int(lock.withLock { _engine!.sampleRate }), ksmps: ksmps)
+            onNotice?("engine restarted at ksmps \(ksmps); channel values restored")
+        } catch {
+            onNotice?("engine restart failed: \(error); output stays silent")
+        }
+    }
+
+    /// The server went away: close the client here (never in JACK's shutdown callback),
+    /// keep the engine, and poll until a server is back.
+    // Thread: NRT (supervisor)
+    func reconnect() {
+        onNotice?("JACK server went away: the engine keeps its state; waiting for a server")
+        lock.withLock {
+            api?.close()
+            api = nil
+            inPorts = []
+            outPorts = []
+        }
+        // Closed: no callback runs now, so handovers swap directly until the next activation.
+        state.pointee.callbacksMayRun.store(false, ordering: .releasing)
+        state.pointee.client = nil
+        state.pointee.midiPort = nil
+        state.pointee.inCount = 0
+        state.pointee.outCount = 0
+        while running.load(ordering: .acquiring) {
+            Thread.sleep(forTimeInterval: jackOptions.reconnectInterval)
+            drainSideRings()
+            guard let api = try? JackAPI.open(name: jackOptions.clientName, server: jackOptions.serverName) else { continue }
+            do {
+                let engine = lock.withLock { _engine! }
+                let sr = api.sampleRate, period = api.bufferSize
+                if sr != Int(engine.sampleRate) || period % engine.ksmps != 0 {
+                    try rebuild(sampleRate: sr, ksmps: Alignment.realign(ksmps: engine.ksmps, newPeriod: period))
+                }
+                try attach(api)
+                onNotice?("reconnected to JACK: \(description)")
+                return
+            } catch {
+                onNotice?("reconnecting to JACK failed: \(error); trying again")
+                api.close()
+            }
+        }
+    }
+}
