@@ -6,6 +6,7 @@ public final class CommandProducer: @unchecked Sendable {
     let ring: Ring<Command>
     private var nextID: UInt64 = 0
 
+    // Thread: NRT (owner, in makeProducer)
     init(driver: JackDriver, ring: Ring<Command>) {
         self.driver = driver
         self.ring = ring
@@ -28,6 +29,7 @@ public final class CommandProducer: @unchecked Sendable {
     }
 
     /// A score event now (or at `frame`).
+    // Thread: this producer's thread
     @discardableResult
     public func event(_ pfields: [Double], frame: Int64 = 0) throws(InputError) -> UInt64? {
         try InputCheck.note(pfields)
@@ -35,6 +37,7 @@ public final class CommandProducer: @unchecked Sendable {
     }
 
     /// An f statement (a function table) now (or at `frame`).
+    // Thread: this producer's thread
     @discardableResult
     public func table(_ pfields: [Double], frame: Int64 = 0) throws(InputError) -> UInt64? {
         try TableStatement.check(pfields)
@@ -44,6 +47,7 @@ public final class CommandProducer: @unchecked Sendable {
     /// Sets a string channel on the audio thread, on an exact k-cycle, when the text fits the
     /// storage the engine reserved (up to `Engine.stringCapacity - 1` bytes); longer text is set
     /// from this thread between two callbacks (`JackDriver.setString`).
+    // Thread: this producer's thread
     @discardableResult
     public func setString(_ name: String, _ value: String, frame: Int64 = 0) throws -> UInt64? {
         try InputCheck.channelName(name)
@@ -65,6 +69,7 @@ public final class CommandProducer: @unchecked Sendable {
     }
 
     /// Sets a declared control channel (or holds it for one k-cycle with `momentary`).
+    // Thread: this producer's thread
     @discardableResult
     public func set(_ name: String, _ value: Double, momentary: Bool = false, frame: Int64 = 0) throws -> UInt64? {
         try InputCheck.channelValue(value, channel: name)

@@ -10,6 +10,7 @@ extension JackDriver {
 
     /// Replaces the bindings (set up: channels resolved, a new table handed to the audio thread,
     /// the old one freed here once it has let go). Throws for a channel the orchestra lacks.
+    // Thread: NRT (owner, or a surface's thread)
     public func setBindings(_ bindings: [Binding]) throws {
         try bindingLock.withLock {
             let old = bindingList
@@ -18,6 +19,7 @@ extension JackDriver {
         }
     }
 
+    // Thread: NRT (owner, or a surface's thread)
     public func addBinding(_ binding: Binding) throws {
         try setBindings(bindingLock.withLock { bindingList } + [binding])
     }
@@ -25,11 +27,13 @@ extension JackDriver {
     public var bindings: [Binding] { bindingLock.withLock { bindingList } }
 
     /// A bound output channel's value after the last k-cycle (nil: not bound).
+    // Thread: NRT (owner, or a surface's thread)
     public func outputValue(_ name: String) -> Double? {
         bindingLock.withLock { bindingTable?.value(name) }
     }
 
     /// Binds the next MIDI controller that moves to `channel`, over the channel's declared range.
+    // Thread: NRT (owner, or a surface's thread)
     public func learn(_ channel: String) throws {
         try InputCheck.channelName(channel)
         _ = try self.channel(channel)

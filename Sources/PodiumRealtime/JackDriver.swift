@@ -68,6 +68,7 @@ public final class JackDriver: @unchecked Sendable {
     /// Called on the supervisor thread (or the caller's) for driver notices: restarts, reconnections.
     public var onNotice: (@Sendable (String) -> Void)?
 
+    // Thread: NRT (owner)
     public init(source: EngineSource, options: EngineOptions = EngineOptions(), jack: JackOptions = JackOptions()) {
         self.source = source
         self.jackOptions = jack
@@ -98,6 +99,7 @@ public final class JackDriver: @unchecked Sendable {
 
     // MARK: start / stop — Thread: NRT (owner)
 
+    // Thread: NRT (owner)
     public func start() throws {
         let api = try JackAPI.open(name: jackOptions.clientName, server: jackOptions.serverName)
         do {
@@ -119,6 +121,7 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     /// Deactivates, unregisters the ports, closes the client. Idempotent.
+    // Thread: NRT (owner)
     public func stop() {
         if running.exchange(false, ordering: .acquiringAndReleasing) {
             supervisorDone.wait()
@@ -161,6 +164,7 @@ public final class JackDriver: @unchecked Sendable {
 
     /// The JACK frame a wall-clock moment maps to (`secondsFromNow` ahead of now; negative:
     /// in the past), through JACK's own smoothed clock. nil when disconnected.
+    // Thread: NRT (any; the OSC thread)
     public func frame(secondsFromNow: Double) -> Int64? {
         lock.withLock {
             guard let api else { return nil }
@@ -173,6 +177,7 @@ public final class JackDriver: @unchecked Sendable {
 
     /// JACK prints its own complaints ("Cannot connect to server socket") to stderr; Podium
     /// reports failures itself. With `verbose`, JACK's lines are shown, prefixed.
+    // Thread: NRT (owner), before start
     public static func routeJackMessages(verbose: Bool) {
         JackAPI.routeMessages(verbose ? { msg in
             if let msg { FileHandle.standardError.write(Data("jack: \(String(cString: msg))\n".utf8)) }
@@ -182,6 +187,7 @@ public final class JackDriver: @unchecked Sendable {
     // MARK: producers and engine work — Thread: NRT
 
     /// A ring for one producer thread (REPL, OSC, MIDI, a script). At most eight.
+    // Thread: NRT (owner)
     public func makeProducer() -> CommandProducer {
         lock.withLock {
             let index = state.pointee.ringCount.load(ordering: .acquiring)
@@ -215,6 +221,7 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     /// Starts the callback-time statistics afresh (after a warm-up, say). Counts are kept.
+    // Thread: NRT (owner)
     public func resetCallbackTimes() {
         podium_counter_store(state.pointee.stats + StatIndex.maxCallbackNs.rawValue, 0)
         podium_counter_store(state.pointee.stats + StatIndex.totalCallbackNs.rawValue, 0)
@@ -224,6 +231,7 @@ public final class JackDriver: @unchecked Sendable {
     // MARK: internals — Thread: NRT
 
     /// Registers ports for the engine's channels, installs the callbacks, activates, connects.
+    // Thread: NRT (owner or supervisor), before activation
     func attach(_ api: JackAPI) throws {
         let engine = lock.withLock { _engine! }
         var ins: [OpaquePointer] = [], outs: [OpaquePointer] = []

@@ -15,6 +15,7 @@ public struct JackOptions: Sendable {
     /// output is silenced either way (see `OutputGuard`).
     public var outputLimit: Double? = 1
 
+    // Thread: any
     public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil,
                 outputLimit: Double? = 1) {
         self.outputLimit = outputLimit

@@ -7,6 +7,7 @@ import PodiumEngine
 
 extension JackDriver {
     /// A string channel's storage and lock (cached), and the current generation.
+    // Thread: NRT (a producer's thread)
     func stringChannel(_ name: String) throws -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?, UInt32) {
         try lock.withLock {
             if let s = stringCache[name] { return (s.0, s.1, generation) }
@@ -18,6 +19,7 @@ extension JackDriver {
     }
 
     /// Current generation and a cached pointer to a declared control channel.
+    // Thread: NRT (a producer's thread)
     func channel(_ name: String) throws -> (UnsafeMutablePointer<Double>, UInt32) {
         try lock.withLock {
             if let p = channelCache[name] { return (p, generation) }
@@ -31,6 +33,7 @@ extension JackDriver {
     var currentGeneration: UInt32 { lock.withLock { generation } }
 
     /// The number of an instrument given by name (resolved once its compile has merged).
+    // Thread: NRT (owner, a surface's or the file watcher's thread)
     public func instrumentNumber(named name: String) -> Double? {
         lock.withLock { _engine?.instrumentNumber(named: name) }
     }
@@ -40,6 +43,7 @@ extension JackDriver {
     /// Returns once the audio thread has merged it (or after a second without a callback, e.g.
     /// while the server is away), so that events posted afterwards find the new instruments:
     /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
+    // Thread: NRT (owner, a surface's or the file watcher's thread)
     public func compile(_ text: String, source: String) throws -> UInt64 {
         RecentInputs.note("compile \(source): \(text.prefix(120))")
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
@@ -69,6 +73,7 @@ extension JackDriver {
         }
     }
 
+    // Thread: NRT (owner, a surface's or the file watcher's thread)
     func waitForMerge(_ marker: Double, timeout: Double = 1) {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -80,6 +85,7 @@ extension JackDriver {
     /// Runs global code on the audio thread (an async compile that is not part of the
     /// orchestra: not recompiled on rebuilds) and waits until it has merged, up to `timeout`.
     /// For questions only the audio thread can answer (`active`, table values…).
+    // Thread: NRT (owner, a surface's or the file watcher's thread)
     public func evaluate(_ code: String, timeout: Double = 1) throws -> Bool {
         let marker = try lock.withLock {
             let marker = try _engine!.compileOrchestraAsync(code, source: "podium", register: false)
@@ -91,6 +97,7 @@ extension JackDriver {
     }
 
     /// Score text read by the audio thread at its next k-cycle. Returns its marker (`Applied.scoreRead`).
+    // Thread: NRT (owner, a surface's or the file watcher's thread)
     public func readScore(_ text: String) -> UInt64 {
         lock.withLock {
             let marker = _engine!.readScoreAsync(text)
@@ -104,6 +111,7 @@ extension JackDriver {
     /// through `CommandProducer.setString`, applied on an exact k-cycle.) It waits for a moment
     /// between two callbacks (at most a period) and sets it there; the journal stamps it with
     /// the next k-cycle, exact unless a callback starts during the copy.
+    // Thread: NRT (owner, a surface's or the file watcher's thread)
     public func setString(_ name: String, _ value: String) throws {
         try lock.withLock {
             let deadline = Date().addingTimeInterval(0.05)

@@ -2,7 +2,8 @@ import CJack
 import PodiumEngine
 
 // The JACK process callback and everything it calls. Stage order per callback:
-//   1. adopt a pending engine (handshake with the driver)
+//   1. take what the driver offered (engine bundle, recording tap, bindings: Adoption.swift);
+//      fetch each port buffer once (JackCallbacks.swift)
 //   2. drain every command ring: immediate commands apply now, future ones wait in `schedule`
 //   3. for each k-cycle in the period: apply due commands, copy JACK in → spin,
 //      csoundPerformKsmps, reset momentaries, note merged compiles, copy spout → JACK out
