@@ -223,7 +223,7 @@ public final class Engine: @unchecked Sendable {
             guard rc == 0, let p else { throw EngineError.unknownChannel(name) }
             return p
         }
-        guard rc & 15 == 1, let p = api.channelPointer(name, type: rc).0 else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 1, let p = api.channelPointer(name, type: rc).0 else { throw Engine.channelError(name, rc) }
         return p
     }
 
@@ -239,8 +239,18 @@ public final class Engine: @unchecked Sendable {
 
     public func setString(_ name: String, _ value: String) throws {
         let (_, rc) = api.channelPointer(name, type: 0)
-        guard rc & 15 == 3 else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 3 else { throw Engine.channelError(name, rc) }
         api.setStringChannel(name, value)
+    }
+
+    /// Why a channel could not be used: it does not exist, or it is of the other kind
+    /// (`rc`: what csoundGetChannelPtr answered with type 0, the channel's own type).
+    static func channelError(_ name: String, _ rc: Int32) -> EngineError {
+        switch rc & 15 {
+        case 1: return .wrongKind(channel: name, isControl: true)
+        case 3: return .wrongKind(channel: name, isControl: false)
+        default: return .unknownChannel(name)
+        }
     }
 
     /// Room every string input channel keeps, so that the audio thread can store values up to
@@ -261,13 +271,13 @@ public final class Engine: @unchecked Sendable {
     /// A string channel's storage and lock, for the audio thread's `RTEngine.storeString`.
     public func stringChannelStorage(_ name: String) throws -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?) {
         let (_, rc) = api.channelPointer(name, type: 0)
-        guard rc & 15 == 3, let s = api.stringChannelStorage(name) else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 3, let s = api.stringChannelStorage(name) else { throw Engine.channelError(name, rc) }
         return s
     }
 
     public func string(_ name: String) throws -> String {
         let (_, rc) = api.channelPointer(name, type: 0)
-        guard rc & 15 == 3 else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 3 else { throw Engine.channelError(name, rc) }
         return api.stringChannel(name)
     }
 

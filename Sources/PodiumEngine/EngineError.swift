@@ -11,6 +11,8 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
     case unknownInstrument(String)
     /// A channel the orchestra does not declare (or of another type).
     case unknownChannel(String)
+    /// A channel of the other kind: a control channel given text, or a string channel a number.
+    case wrongKind(channel: String, isControl: Bool)
     /// A file could not be read.
     case unreadable(path: String, reason: String)
 
@@ -21,6 +23,8 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
         case let .badOption(option, reason): return "invalid \(option): \(reason)"
         case let .unknownInstrument(name): return "unknown instrument \(name): the orchestra does not define it"
         case let .unknownChannel(name): return "unknown channel \"\(name)\": the orchestra does not declare it (chn_k / chn_S)"
+        case let .wrongKind(name, isControl):
+            return isControl ? "\(name) is a control channel: it takes a number, not text" : "\(name) is a string channel: it takes text, not a number"
         case let .unreadable(path, reason): return "cannot read \(path): \(reason)"
         }
     }

@@ -76,7 +76,9 @@ public final class OSCSurface: @unchecked Sendable {
     private var clock = TimetagClock()
     /// Feedback: last values sent for output channels, pending echoes of input changes.
     private var lastOutputs: [String: Double] = [:]
-    private var pendingEchoes: [String: OSCValue] = [:]
+    private var pendingEchoes: [String: [OSCValue]] = [:]
+    /// `/podium/error` replies, limited per sender and address.
+    private var errors = RepeatedErrors()
     private var nextFeedback = ContinuousClock.now
     /// Output-channel feedback rate cap (CsoundUI's label binding), per second.
     public var feedbackRate = 30.0
@@ -148,6 +150,7 @@ public final class OSCSurface: @unchecked Sendable {
         defer { broadcast("/podium/stopped", []) }
         while running.load(ordering: .acquiring) {
             feedbackIfDue()
+            repeatedErrorsIfDue()
             guard let (n, source) = socket.receive(into: received, timeout: 10) else { publish(); continue }
             buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
             if local.datagrams & 1023 == 0 { publish() }
@@ -244,11 +247,11 @@ public final class OSCSurface: @unchecked Sendable {
             do {
                 if try producer.set(name, v, momentary: momentary, frame: frame) == nil {
                     count { $0.ringFull += 1 }
-                    reply(to: source, "/podium/error", [.string("command ring full: \(name) not set")])
+                    replyError(source, m.address, "command ring full: \(name) not set")
                 }
             } catch {
                 count { $0.unknownTargets += 1 }
-                reply(to: source, "/podium/error", [.string("\(error)")])
+                replyError(source, m.address, "\(error)")
             }
         }
         let input = c.range ?? [0, 1]
@@ -269,19 +272,21 @@ public final class OSCSurface: @unchecked Sendable {
                 set("\(base)_\(row)_\(col)", pressed ? 1 : 0)
             }
         }
-        statsLock.withLock { pendingEchoes[m.address] = m.arguments.first }
+        // Every value back (an XY pad's two, an accelerometer's three), so the controller follows.
+        let echo = m.arguments.compactMap { $0.number.map { OSCValue.float($0) } }
+        statsLock.withLock { pendingEchoes[m.address] = echo }
     }
 
     private func unknown(_ m: OSCMessage, _ source: Endpoint) {
         count { $0.unknownAddresses += 1 }
         notice("address", "unknown OSC address \(m.address) from \(source)")
-        reply(to: source, "/podium/error", [.string("unknown address \(m.address)")])
+        replyError(source, m.address, "unknown address \(m.address)")
     }
 
     private func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) {
         count { $0.badArguments += 1 }
         notice("arguments", "\(m.address) from \(source): \(why)")
-        reply(to: source, "/podium/error", [.string("\(m.address): \(why)")])
+        replyError(source, m.address, "\(m.address): \(why)")
     }
 
     /// `/podium/event ,i|s f…`: instrument (number or name), start, duration, p4…
@@ -304,10 +309,10 @@ public final class OSCSurface: @unchecked Sendable {
             switch error.kind {
             case .unknownTarget:
                 count { $0.unknownTargets += 1 }
-                reply(to: source, "/podium/error", [.string(error.description)])
+                replyError(source, m.address, error.description)
             case .ringFull:
                 count { $0.ringFull += 1 }
-                reply(to: source, "/podium/error", [.string(error.description)])
+                replyError(source, m.address, error.description)
             case .invalid:
                 bad(m, source, error.description)
             }
@@ -325,33 +330,51 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     private func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        guard let value = m.arguments.first else { return bad(m, source, "expected a value") }
-        if let text = value.string {
-            do { try producer.setString(name, text, frame: frame) } catch {
-                count { $0.unknownTargets += 1 }
-                reply(to: source, "/podium/error", [.string("\(error)")])
-            }
-            return
+        setChannels([name], m, source, frame)
+    }
+
+    /// Sets a channel per argument; one reply for what failed, one echo for what was set
+    /// (every value: an XY pad follows only when both come back).
+    private func setChannels(_ names: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        guard !m.arguments.isEmpty else { return bad(m, source, "expected a value") }
+        var problems: [String] = []
+        var echo: [OSCValue] = []
+        for (name, value) in zip(names, m.arguments) {
+            if let problem = set(name, value, frame) { problems.append(problem) } else if let v = value.number { echo.append(.float(v)) }
         }
-        guard let v = value.number else { return bad(m, source, "expected a number or a string") }
-        do {
-            let posted = try producer.set(name, v, frame: frame)
-            // Controllers follow: the value goes back to subscribers at the address it came on.
-            statsLock.withLock { pendingEchoes[m.address] = .float(v) }
-            if posted == nil {
-                count { $0.ringFull += 1 }
-                reply(to: source, "/podium/error", [.string("command ring full: \(name) not set")])
-            }
-        } catch {
-            count { $0.unknownTargets += 1 }
-            notice("channel", "\(m.address) from \(source): \(error)")
-            reply(to: source, "/podium/error", [.string("\(error)")])
+        if echo.count == min(names.count, m.arguments.count) {
+            // Controllers follow: the values go back to subscribers at the address they came on.
+            statsLock.withLock { pendingEchoes[m.address] = echo }
+        }
+        if !problems.isEmpty {
+            notice("channel", "\(m.address) from \(source): \(problems.joined(separator: "; "))")
+            replyError(source, m.address, problems.joined(separator: "; "))
         }
     }
 
-    private func setChannels(_ names: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        for (name, value) in zip(names, m.arguments) {
-            setChannel(name, OSCMessage(address: m.address, arguments: [value], timetag: m.timetag), source, frame)
+    /// One channel from one OSC value: a number or a string. Returns the problem, nil when posted.
+    private func set(_ name: String, _ value: OSCValue, _ frame: Int64) -> String? {
+        do {
+            if let text = value.string {
+                try producer.setString(name, text, frame: frame)
+                return nil
+            }
+            guard let v = value.number else {
+                count { $0.badArguments += 1 }
+                return "\(name): expected a number or a string"
+            }
+            if try producer.set(name, v, frame: frame) == nil {
+                count { $0.ringFull += 1 }
+                return "command ring full: \(name) not set"
+            }
+            return nil
+        } catch let e as EngineError {
+            count { $0.unknownTargets += 1 }
+            if case .wrongKind(_, isControl: true) = e, let text = value.string { return "\(name) is a control channel: \"\(text)\" is not a number" }
+            return "\(e)"
+        } catch {
+            count { $0.unknownTargets += 1 }
+            return "\(error)"
         }
     }
 
@@ -448,12 +471,12 @@ public final class OSCSurface: @unchecked Sendable {
         let now = ContinuousClock.now
         guard now >= nextFeedback else { return }
         nextFeedback = now + .milliseconds(Int64(1000 / max(feedbackRate, 1)))
-        let (targets, echoes) = statsLock.withLock { () -> (Set<Endpoint>, [String: OSCValue]) in
+        let (targets, echoes) = statsLock.withLock { () -> (Set<Endpoint>, [String: [OSCValue]]) in
             defer { pendingEchoes = [:] }
             return (subscribers, pendingEchoes)
         }
         guard !targets.isEmpty else { return }
-        for (address, value) in echoes.sorted(by: { $0.key < $1.key }) { send(address, [value], to: targets) }
+        for (address, values) in echoes.sorted(by: { $0.key < $1.key }) { send(address, values, to: targets) }
         let engine = driver.engine
         for c in engine.channels() where c.isOutput && c.kind == .control && !c.name.hasPrefix("podium.") {
             // The value the audio thread copied after its last k-cycle (a bound output).
@@ -486,6 +509,16 @@ public final class OSCSurface: @unchecked Sendable {
         send(address, arguments, to: [endpoint])
     }
 
+    /// `/podium/error ,s` to the sender: the first at once, repeats of it summarized once a second.
+    private func replyError(_ target: Endpoint, _ address: String, _ text: String) {
+        if let now = errors.admit(text, address: address, target: target, now: .now) { reply(to: target, "/podium/error", [.string(now)]) }
+    }
+
+    /// Sends the summaries of errors that were counted rather than sent.
+    private func repeatedErrorsIfDue() {
+        for (target, text) in errors.due(now: .now) { reply(to: target, "/podium/error", [.string(text)]) }
+    }
+
     /// At most one console line per kind per second; the rest are counted into the next one.
     private func notice(_ kind: String, _ text: String) {
         let now = ContinuousClock.now
@@ -496,35 +529,5 @@ public final class OSCSurface: @unchecked Sendable {
         let suppressed = lastNotice[kind]?.1 ?? 0
         lastNotice[kind] = (now, 0)
         onNotice?(suppressed > 0 ? "\(text) (and \(suppressed) more like it)" : text)
-    }
-}
-
-/// Maps OSC timetags to JACK frames. JACK's own smoothed clock (its DLL) gives the frame for a
-/// moment, but its estimate wanders (on a dummy server in a VM, by up to a period between two
-/// readings), so two timetags N frames apart could land N±250 apart. Podium anchors a burst's
-/// first timetag to JACK's frame and counts the rest of the burst from that anchor at the
-/// nominal rate: bundles N frames apart start exactly N frames apart (as in scsynth). A new
-/// anchor is taken after a quarter second without timetags, or when the two clocks drift more
-/// than 20 ms apart.
-struct TimetagClock {
-    var anchorNTP = 0.0
-    var anchorFrame: Int64 = 0
-    var lastUse: ContinuousClock.Instant?
-    var idle: Duration = .milliseconds(250)
-    var tolerance: Int64 = 960
-
-    // Thread: NRT (OSC)
-    mutating func frame(ntp t: Double, now: Double, jack driver: JackDriver) -> Int64? {
-        guard let jackFrame = driver.frame(secondsFromNow: t - now) else { return nil }
-        let sr = driver.engine.sampleRate
-        let clockNow = ContinuousClock.now
-        defer { lastUse = clockNow }
-        if let last = lastUse, clockNow - last < idle {
-            let counted = anchorFrame + Int64(((t - anchorNTP) * sr).rounded())
-            if abs(counted - jackFrame) <= tolerance { return counted }
-        }
-        anchorNTP = t
-        anchorFrame = jackFrame
-        return jackFrame
     }
 }

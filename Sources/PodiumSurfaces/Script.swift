@@ -60,8 +60,9 @@ public struct Script: Sendable, Equatable {
                     let base = (path as NSString).deletingLastPathComponent
                     action = .load(path: file.hasPrefix("/") || base.isEmpty ? file : base + "/" + file)
                 case ":set":
-                    guard words.count == 3, let v = Double(words[2]) else {
-                        throw ParseError(path: path, line: index + 1, message: "expected :set CHANNEL VALUE")
+                    guard words.count == 3 else { throw ParseError(path: path, line: index + 1, message: "expected :set CHANNEL VALUE") }
+                    guard let v = Double(words[2]) else {
+                        throw ParseError(path: path, line: index + 1, message: ":set \(words[1]): \(words[2]) is not a number")
                     }
                     action = .set(channel: String(words[1]), value: v)
                 default:

@@ -7,6 +7,9 @@
   osc_client.py [--bind IP] PORT garbage COUNT SEED               random and mutated datagrams
   osc_client.py [--bind IP] PORT ask ADDRESS ARG...               send, print the first reply
   osc_client.py [--bind IP] PORT listen SECONDS                   subscribe, print what arrives
+  osc_client.py [--bind IP] PORT stream COUNT HZ SECONDS ADDRESS ARG...
+                                                                  subscribe, send COUNT messages at HZ (a controller
+                                                                  streaming), print what arrives until SECONDS after
   osc_client.py [--bind IP] PORT serve                            read "MODE ARG..." lines from stdin, answer "ok"
                                                                   (a warm client: no start-up delay per send)
 
@@ -91,6 +94,26 @@ def run(argv):
                 continue
             m = OscMessage(data)
             print(f"{time.time():.4f}", m.address, *m.params, flush=True)
+        sock.sendto(message("/podium/unsubscribe", []).dgram, target)
+    elif mode == "stream":
+        count, hz, seconds, address, args = int(rest[0]), float(rest[1]), float(rest[2]), rest[3], rest[4:]
+        sock.settimeout(0.01)
+        sock.sendto(message("/podium/subscribe", []).dgram, target)
+        data = message(address, args).dgram
+        start = time.time()
+        sent = 0
+        while True:
+            now = time.time()
+            if sent < count and now >= start + sent / hz:
+                sock.sendto(data, target)
+                sent += 1
+            if sent >= count and now > start + count / hz + seconds: break
+            try:
+                got, _ = sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            m = OscMessage(got)
+            print(f"{time.time() - start:.4f}", m.address, *m.params, flush=True)
         sock.sendto(message("/podium/unsubscribe", []).dgram, target)
     elif mode == "ask":
         sock.settimeout(2)
