@@ -258,6 +258,11 @@ public final class OSCSurface: @unchecked Sendable {
         let pressed = first > (input[0] + input[1]) / 2
         switch c.mode ?? .continuous {
         case .continuous: set(channels[0], c.scale(first))
+        case .push where c.event != nil:
+            // A held note from press to release, its own fractional instance (`i1.060 0 -1 60`).
+            let e = c.event!, note = e.note ?? 60
+            let held = (e.instr ?? 1) + note / 1000
+            post(instrument: .number(pressed ? held : -held), fields: pressed ? [0, -1, note] : [0, 0], m, source, frame)
         case .toggle, .push: set(channels[0], pressed ? 1 : 0)
         case .momentary: if pressed { set(channels[0], 1, momentary: true) }
         case .xy, .accelerometer:
@@ -268,8 +273,10 @@ public final class OSCSurface: @unchecked Sendable {
                 guard pressed else { break }
                 let instrument: ScoreLine.Instrument = e.name.map { .name($0) } ?? .number(e.instr ?? 1)
                 post(instrument: instrument, fields: [0, e.duration ?? 1, Double(row), Double(col)], m, source, frame)
-            } else if let base = channels.first {
-                set("\(base)_\(row)_\(col)", pressed ? 1 : 0)
+            } else if let channel = c.cellChannel(row: row, col: col) {
+                set(channel, pressed ? 1 : 0)
+            } else {
+                return bad(m, source, "cell \(row)/\(col) is outside the map's patterns")
             }
         }
         // Every value back (an XY pad's two, an accelerometer's three), so the controller follows.
