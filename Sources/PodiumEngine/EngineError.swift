@@ -48,7 +48,9 @@ public struct CompileFailure: Equatable, Sendable, CustomStringConvertible {
     /// `FILE:LINE: message`, the form editors jump to.
     public var description: String {
         let where_ = lines.first.map { "\(source):\($0)" } ?? source
-        let message = diagnostics.first { $0.lowercased().contains("error") } ?? diagnostics.first ?? "compile failed"
+        // Csound's own verdict first (an INIT ERROR, an "error:" line), then any line that mentions one.
+        let message = diagnostics.first { $0.contains("INIT ERROR") || $0.lowercased().hasPrefix("error") }
+            ?? diagnostics.first { $0.lowercased().contains("error") } ?? diagnostics.first ?? "compile failed"
         var text = "\(where_): \(message)"
         let rest = diagnostics.filter { $0 != message }
         if !rest.isEmpty { text += "\n" + rest.map { "  " + $0 }.joined(separator: "\n") }

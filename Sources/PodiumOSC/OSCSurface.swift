@@ -449,13 +449,16 @@ public final class OSCSurface: @unchecked Sendable {
         do {
             let text: String
             switch file {
-            case let .csd(path): text = CSDSections(try String(contentsOfFile: path, encoding: .utf8)).orchestra
-            case let .orchestra(path, _): text = try String(contentsOfFile: path, encoding: .utf8)
+            case let .csd(path):
+                let file = try Engine.read(path)
+                try CSDSections.check(file, source: path)
+                text = CSDSections(file).orchestra
+            case let .orchestra(path, _): text = try Engine.read(path)
             case let .text(orchestra, _, _): text = orchestra
             }
             compileText(text, source: file.displayName, replyTo: source)
         } catch {
-            reply(to: source, "/podium/fail", [.string("cannot read \(file.displayName): \(error.localizedDescription)")])
+            reply(to: source, "/podium/fail", [.string("\(error)")])
         }
     }
 
