@@ -111,6 +111,14 @@ struct CompileErrorTests {
         #expect(f?.description.contains("nosuch.wav") == true)
     }
 
+    @Test("a save whose global code fails at init (ftgen of a missing file) is refused with its line, before the performing engine runs it")
+    func failingFtgenLive() throws {
+        let f = failure { try OrchestraCheck.inChild("\n\ngiX ftgen 0, 0, 0, 1, \"nosuch.wav\", 0, 0, 0\n", source: "live.csd") }
+        #expect(f?.description.hasPrefix("live.csd:3: INIT ERROR") == true, "\(f?.description ?? "")")
+        #expect(f?.description.contains("nosuch.wav") == true)
+        try OrchestraCheck.inChild("giY ftgen 0, 0, 1024, 10, 1\n", source: "live.csd")
+    }
+
     @Test("CLI: a directory or an unreadable file where a file is expected is said in words")
     func cliFiles() throws {
         let dir = Paths.temporaryDirectory()
