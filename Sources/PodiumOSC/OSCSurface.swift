@@ -67,19 +67,19 @@ public final class OSCSurface: @unchecked Sendable {
     let score: ScoreInput
     /// The orchestra file `/podium/reload` recompiles.
     let orchestraFile: EngineSource?
-    private let running = Atomic<Bool>(false)
-    private let done = DispatchSemaphore(value: 0)
-    private let statsLock = NSLock()
-    private var _stats = OSCStats()
-    private var subscribers: Set<Endpoint> = []
-    private var lastNotice: [String: (ContinuousClock.Instant, Int)] = [:]
-    private var clock = TimetagClock()
+    let running = Atomic<Bool>(false)
+    let done = DispatchSemaphore(value: 0)
+    let statsLock = NSLock()
+    var _stats = OSCStats()
+    var subscribers: Set<Endpoint> = []
+    var lastNotice: [String: (ContinuousClock.Instant, Int)] = [:]
+    var clock = TimetagClock()
     /// Feedback: last values sent for output channels, pending echoes of input changes.
-    private var lastOutputs: [String: Double] = [:]
-    private var pendingEchoes: [String: [OSCValue]] = [:]
+    var lastOutputs: [String: Double] = [:]
+    var pendingEchoes: [String: [OSCValue]] = [:]
     /// `/podium/error` replies, limited per sender and address.
-    private var errors = RepeatedErrors()
-    private var nextFeedback = ContinuousClock.now
+    var errors = RepeatedErrors()
+    var nextFeedback = ContinuousClock.now
     /// Output-channel feedback rate cap (CsoundUI's label binding), per second.
     public var feedbackRate = 30.0
     /// Lines for the console (rate-limited per kind), on the OSC thread.
@@ -134,12 +134,12 @@ public final class OSCSurface: @unchecked Sendable {
 
     /// Counts kept by the OSC thread alone, published to `stats` when the socket runs dry
     /// (one lock per burst, not per datagram).
-    private var local = OSCStats()
-    private func count(_ body: (inout OSCStats) -> Void) { body(&local) }
-    private func publish() { statsLock.withLock { _stats = local } }
+    var local = OSCStats()
+    func count(_ body: (inout OSCStats) -> Void) { body(&local) }
+    func publish() { statsLock.withLock { _stats = local } }
 
     // Thread: NRT (OSC)
-    private func loop() {
+    func loop() {
         // Zeroed, and zeroed again after each datagram: liblo 0.31 reads a few bytes past the
         // end of a truncated blob or string (valgrind), which then read zeros, not stale bytes.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536 + 16, alignment: 8)
@@ -220,7 +220,7 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
-    private func podium(_ parts: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func podium(_ parts: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         switch parts[0] {
         case "event": event(m, source, frame)
         case "score": score(m, source, frame)
@@ -238,66 +238,20 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
-    /// A controller message through the orchestra's map.
-    private func mapped(_ c: OSCMap.Control, cell: (Int, Int)?, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        let values = m.arguments.compactMap(\.number)
-        guard let first = values.first else { return bad(m, source, "expected a number") }
-        let channels = c.targetChannels
-        func set(_ name: String, _ v: Double, momentary: Bool = false) {
-            do {
-                if try producer.set(name, v, momentary: momentary, frame: frame) == nil {
-                    count { $0.ringFull += 1 }
-                    replyError(source, m.address, "command ring full: \(name) not set")
-                }
-            } catch {
-                count { $0.unknownTargets += 1 }
-                replyError(source, m.address, "\(error)")
-            }
-        }
-        let input = c.range ?? [0, 1]
-        let pressed = first > (input[0] + input[1]) / 2
-        switch c.mode ?? .continuous {
-        case .continuous: set(channels[0], c.scale(first))
-        case .push where c.event != nil:
-            // A held note from press to release, its own fractional instance (`i1.060 0 -1 60`).
-            let e = c.event!, note = e.note ?? 60
-            let held = (e.instr ?? 1) + note / 1000
-            post(instrument: .number(pressed ? held : -held), fields: pressed ? [0, -1, note] : [0, 0], m, source, frame)
-        case .toggle, .push: set(channels[0], pressed ? 1 : 0)
-        case .momentary: if pressed { set(channels[0], 1, momentary: true) }
-        case .xy, .accelerometer:
-            for (name, v) in zip(channels, values) { set(name, c.scale(v)) }
-        case .multitoggle:
-            guard let (row, col) = cell else { return bad(m, source, "a multitoggle cell address ends in /<row>/<col>") }
-            if let e = c.event {
-                guard pressed else { break }
-                let instrument: ScoreLine.Instrument = e.name.map { .name($0) } ?? .number(e.instr ?? 1)
-                post(instrument: instrument, fields: [0, e.duration ?? 1, Double(row), Double(col)], m, source, frame)
-            } else if let channel = c.cellChannel(row: row, col: col) {
-                set(channel, pressed ? 1 : 0)
-            } else {
-                return bad(m, source, "cell \(row)/\(col) is outside the map's patterns")
-            }
-        }
-        // Every value back (an XY pad's two, an accelerometer's three), so the controller follows.
-        let echo = m.arguments.compactMap { $0.number.map { OSCValue.float($0) } }
-        statsLock.withLock { pendingEchoes[m.address] = echo }
-    }
-
-    private func unknown(_ m: OSCMessage, _ source: Endpoint) {
+    func unknown(_ m: OSCMessage, _ source: Endpoint) {
         count { $0.unknownAddresses += 1 }
         notice("address", "unknown OSC address \(m.address) from \(source)")
         replyError(source, m.address, "unknown address \(m.address)")
     }
 
-    private func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) {
+    func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) {
         count { $0.badArguments += 1 }
         notice("arguments", "\(m.address) from \(source): \(why)")
         replyError(source, m.address, "\(m.address): \(why)")
     }
 
     /// `/podium/event ,i|s f…`: instrument (number or name), start, duration, p4…
-    private func event(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func event(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         guard let first = m.arguments.first else { return bad(m, source, "expected instrument, start, duration, p4…") }
         if let text = first.string, m.arguments.count == 1 { return scoreText(text, m, source, frame) }  // Csound 7: /csound/event ,s "i1 0 1"
         let instrument: ScoreLine.Instrument
@@ -311,7 +265,7 @@ public final class OSCSurface: @unchecked Sendable {
         post(instrument: instrument, fields: Array(rest), m, source, frame)
     }
 
-    private func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         do { try score.play(.event(instrument: instrument, fields: fields), frame: frame) } catch {
             switch error.kind {
             case .unknownTarget:
@@ -327,22 +281,22 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     /// `/podium/score ,s`: score lines; plain `i` lines become frame-exact events.
-    private func score(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func score(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         guard let text = m.arguments.first?.string else { return bad(m, source, "expected a string of score") }
         scoreText(text, m, source, frame)
     }
 
-    private func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         do { try score.play(text: text, frame: frame) } catch { bad(m, source, error.description) }
     }
 
-    private func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         setChannels([name], m, source, frame)
     }
 
     /// Sets a channel per argument; one reply for what failed, one echo for what was set
     /// (every value: an XY pad follows only when both come back).
-    private func setChannels(_ names: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func setChannels(_ names: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         guard !m.arguments.isEmpty else { return bad(m, source, "expected a value") }
         var problems: [String] = []
         var echo: [OSCValue] = []
@@ -360,7 +314,7 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     /// One channel from one OSC value: a number or a string. Returns the problem, nil when posted.
-    private func set(_ name: String, _ value: OSCValue, _ frame: Int64) -> String? {
+    func set(_ name: String, _ value: OSCValue, _ frame: Int64) -> String? {
         do {
             if let text = value.string {
                 try producer.setString(name, text, frame: frame)
@@ -386,7 +340,7 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     /// `/podium/orc ,s`, `/csound/compile ,s`: loopback only unless --allow-remote-code.
-    private func compile(_ m: OSCMessage, _ source: Endpoint) {
+    func compile(_ m: OSCMessage, _ source: Endpoint) {
         guard let text = m.arguments.first?.string else { return bad(m, source, "expected orchestra code as a string") }
         guard options.acceptsCode(from: source) else {
             count { $0.refusedCode += 1 }
@@ -396,7 +350,7 @@ public final class OSCSurface: @unchecked Sendable {
         compileText(text, source: "osc:\(source)", replyTo: source)
     }
 
-    private func compileText(_ text: String, source name: String, replyTo: Endpoint) {
+    func compileText(_ text: String, source name: String, replyTo: Endpoint) {
         do {
             _ = try driver.compile(text, source: name)
             send("/podium/done", [], to: statsLock.withLock { subscribers }.union([replyTo]))
@@ -405,112 +359,7 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
-    /// `/podium/record/start|stop` → `/podium/done ,s DIRECTORY|SUMMARY` or `/podium/fail ,s REASON`.
-    private func record(_ action: String, _ source: Endpoint) {
-        guard let recording else { return reply(to: source, "/podium/fail", [.string("recording is not available (podium play records sessions)")]) }
-        switch action {
-        case "start":
-            do {
-                let dir = try recording.startRecording()
-                onNotice?("recording to \(dir)")
-                reply(to: source, "/podium/done", [.string(dir)])
-            } catch {
-                onNotice?("\(error)")
-                reply(to: source, "/podium/fail", [.string("\(error)")])
-            }
-        case "stop":
-            if let summary = recording.stopRecording() {
-                onNotice?(summary)
-                reply(to: source, "/podium/done", [.string(summary)])
-            } else {
-                reply(to: source, "/podium/fail", [.string("not recording")])
-            }
-        default:
-            reply(to: source, "/podium/fail", [.string("use /podium/record/start or /podium/record/stop")])
-        }
-    }
-
-    /// `/podium/preset/save|load ,s NAME` → `/podium/done ,s` or `/podium/fail ,s REASON`.
-    private func preset(_ action: String, _ m: OSCMessage, _ source: Endpoint) {
-        guard let presets else { return reply(to: source, "/podium/fail", [.string("presets are not available")]) }
-        guard let name = m.arguments.first?.string, action == "save" || action == "load" else {
-            return bad(m, source, "use /podium/preset/save or /podium/preset/load with a name (,s)")
-        }
-        do {
-            let result = action == "save" ? try presets.save(name, driver: driver) : try presets.load(name, producer: producer)
-            reply(to: source, "/podium/done", [.string(result)])
-        } catch {
-            reply(to: source, "/podium/fail", [.string("\(error)")])
-        }
-    }
-
-    private func reload(_ source: Endpoint) {
-        guard let file = orchestraFile else { return reply(to: source, "/podium/fail", [.string("no orchestra file to reload")]) }
-        do {
-            let text: String
-            switch file {
-            case let .csd(path):
-                let file = try Engine.read(path)
-                try CSDSections.check(file, source: path)
-                text = CSDSections(file).orchestra
-            case let .orchestra(path, _): text = try Engine.read(path)
-            case let .text(orchestra, _, _): text = orchestra
-            }
-            compileText(text, source: file.displayName, replyTo: source)
-        } catch {
-            reply(to: source, "/podium/fail", [.string("\(error)")])
-        }
-    }
-
-    /// `/podium/status` → `/podium/status.reply ,iiiiiifi`: sr, ksmps, period, k-cycles, xruns, commands, load %, instruments.
-    private func status(_ source: Endpoint) {
-        let s = driver.stats
-        let e = driver.engine
-        reply(to: source, "/podium/status.reply", [
-            .int(Int64(e.sampleRate)), .int(Int64(e.ksmps)), .int(Int64(s.lastPeriod)), .int(Int64(s.cycles)),
-            .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
-            .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
-        ])
-    }
-
-    // MARK: feedback — Thread: NRT (OSC), except `console`
-
-    /// Sends subscribers what changed since the last tick, at most `feedbackRate` times a second:
-    /// echoes of input changes, and output channels (`chnset` in the orchestra) that moved.
-    private func feedbackIfDue() {
-        let now = ContinuousClock.now
-        guard now >= nextFeedback else { return }
-        nextFeedback = now + .milliseconds(Int64(1000 / max(feedbackRate, 1)))
-        let (targets, echoes) = statsLock.withLock { () -> (Set<Endpoint>, [String: [OSCValue]]) in
-            defer { pendingEchoes = [:] }
-            return (subscribers, pendingEchoes)
-        }
-        guard !targets.isEmpty else { return }
-        for (address, values) in echoes.sorted(by: { $0.key < $1.key }) { send(address, values, to: targets) }
-        let engine = driver.engine
-        for c in engine.channels() where c.isOutput && c.kind == .control && !c.name.hasPrefix("podium.") {
-            // The value the audio thread copied after its last k-cycle (a bound output).
-            guard let v = driver.outputValue(c.name) ?? (try? engine.control(c.name)), lastOutputs[c.name] != v else { continue }
-            lastOutputs[c.name] = v
-            send("/podium/chn/\(c.name)", [.float(v)], to: targets)
-        }
-    }
-
-    /// A console line for subscribers (`/podium/console ,is`: level 0 debug … 4 error, text).
-    // Thread: any (the driver's supervisor)
-    public func console(_ line: ConsoleLine) {
-        let targets = statsLock.withLock { subscribers }
-        guard !targets.isEmpty else { return }
-        send("/podium/console", [.int(Int64(line.level.rawValue)), .string(line.text)], to: targets)
-    }
-
-    public var subscriberCount: Int { statsLock.withLock { subscribers.count } }
-
-    private func broadcast(_ address: String, _ arguments: [OSCValue]) {
-        send(address, arguments, to: statsLock.withLock { subscribers })
-    }
-
-    private func send(_ address: String, _ arguments: [OSCValue], to targets: Set<Endpoint>) {
+    func send(_ address: String, _ arguments: [OSCValue], to targets: Set<Endpoint>) {
         let bytes = LoParser.serialize(address, arguments)
         bytes.withUnsafeBytes { b in for t in targets { socket.send(b, to: t) } }
     }
@@ -520,17 +369,17 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     /// `/podium/error ,s` to the sender: the first at once, repeats of it summarized once a second.
-    private func replyError(_ target: Endpoint, _ address: String, _ text: String) {
+    func replyError(_ target: Endpoint, _ address: String, _ text: String) {
         if let now = errors.admit(text, address: address, target: target, now: .now) { reply(to: target, "/podium/error", [.string(now)]) }
     }
 
     /// Sends the summaries of errors that were counted rather than sent.
-    private func repeatedErrorsIfDue() {
+    func repeatedErrorsIfDue() {
         for (target, text) in errors.due(now: .now) { reply(to: target, "/podium/error", [.string(text)]) }
     }
 
     /// At most one console line per kind per second; the rest are counted into the next one.
-    private func notice(_ kind: String, _ text: String) {
+    func notice(_ kind: String, _ text: String) {
         let now = ContinuousClock.now
         if let (last, suppressed) = lastNotice[kind], now - last < .seconds(1) {
             lastNotice[kind] = (last, suppressed + 1)
