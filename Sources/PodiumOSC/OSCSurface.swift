@@ -375,6 +375,7 @@ public final class OSCSurface: @unchecked Sendable {
 
     /// Sends the summaries of errors that were counted rather than sent.
     func repeatedErrorsIfDue() {
+        guard !errors.entries.isEmpty else { return }
         for (target, text) in errors.due(now: .now) { reply(to: target, "/podium/error", [.string(text)]) }
     }
 

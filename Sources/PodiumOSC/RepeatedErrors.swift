@@ -15,6 +15,7 @@ struct RepeatedErrors {
     var interval: Duration = .seconds(1)
     /// Beyond this many distinct addresses (random ones from a fuzzer), they share one entry.
     var capacity = 256
+    private var nextSweep = ContinuousClock.now
 
     /// The text to send now for an error at `address`, or nil when it is counted for the next summary.
     // Thread: NRT (OSC)
@@ -39,6 +40,9 @@ struct RepeatedErrors {
     /// Summaries of errors counted for at least `interval`, to send now; forgets quiet addresses.
     // Thread: NRT (OSC)
     mutating func due(now: ContinuousClock.Instant) -> [(Endpoint, String)] {
+        // Looked at ten times a second at most: the OSC thread calls this between datagrams.
+        guard !entries.isEmpty, now >= nextSweep else { return [] }
+        nextSweep = now + .milliseconds(100)
         var out: [(Endpoint, String)] = []
         for (key, e) in entries where now - e.last >= interval {
             if e.suppressed > 0 {

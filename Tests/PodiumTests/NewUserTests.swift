@@ -28,7 +28,7 @@ struct NewUserUnitTests {
         for k in 1...49 { #expect(e.admit("unknown channel x", address: "/accxyz", target: a, now: t0 + .milliseconds(k * 20)) == nil) }
         #expect(e.admit("other", address: "/1/fader9", target: a, now: t0 + .milliseconds(500)) == "other", "another address is its own")
         #expect(e.due(now: t0 + .milliseconds(990)).isEmpty)
-        let due = e.due(now: t0 + .milliseconds(1001))
+        let due = e.due(now: t0 + .milliseconds(1100))  // swept ten times a second
         #expect(due.count == 1 && due[0].1 == "unknown channel x (49 times since the last report)")
         #expect(e.due(now: t0 + .milliseconds(3000)).isEmpty)
     }

@@ -42,6 +42,28 @@ def message(address, args):
     return b.build()
 
 
+def subscribed(sock, target, seconds, count=0, hz=1.0, data=None):
+    """Subscribes, sends `data` COUNT times at HZ, prints what arrives until SECONDS after the
+    last send (times: absolute when only listening, else from the first send), unsubscribes."""
+    sock.settimeout(0.01)
+    sock.sendto(message("/podium/subscribe", []).dgram, target)
+    start, sent = time.time(), 0
+    origin = start if count else 0.0
+    while True:
+        now = time.time()
+        if sent < count and now >= start + sent / hz:
+            sock.sendto(data, target)
+            sent += 1
+        if sent >= count and now > start + count / hz + seconds: break
+        try:
+            got, _ = sock.recvfrom(65536)
+        except socket.timeout:
+            continue
+        m = OscMessage(got)
+        print(f"{time.time() - origin:.4f}", m.address, *m.params, flush=True)
+    sock.sendto(message("/podium/unsubscribe", []).dgram, target)
+
+
 def main():
     run(sys.argv[1:])
 
@@ -84,37 +106,10 @@ def run(argv):
             sock.sendto(d, target)
             if i % 500 == 499: time.sleep(0.002)  # paced: stay within the socket buffer
     elif mode == "listen":
-        sock.settimeout(0.2)
-        sock.sendto(message("/podium/subscribe", []).dgram, target)
-        end = time.time() + float(rest[0])
-        while time.time() < end:
-            try:
-                data, _ = sock.recvfrom(65536)
-            except socket.timeout:
-                continue
-            m = OscMessage(data)
-            print(f"{time.time():.4f}", m.address, *m.params, flush=True)
-        sock.sendto(message("/podium/unsubscribe", []).dgram, target)
+        subscribed(sock, target, float(rest[0]))
     elif mode == "stream":
-        count, hz, seconds, address, args = int(rest[0]), float(rest[1]), float(rest[2]), rest[3], rest[4:]
-        sock.settimeout(0.01)
-        sock.sendto(message("/podium/subscribe", []).dgram, target)
-        data = message(address, args).dgram
-        start = time.time()
-        sent = 0
-        while True:
-            now = time.time()
-            if sent < count and now >= start + sent / hz:
-                sock.sendto(data, target)
-                sent += 1
-            if sent >= count and now > start + count / hz + seconds: break
-            try:
-                got, _ = sock.recvfrom(65536)
-            except socket.timeout:
-                continue
-            m = OscMessage(got)
-            print(f"{time.time() - start:.4f}", m.address, *m.params, flush=True)
-        sock.sendto(message("/podium/unsubscribe", []).dgram, target)
+        count, hz, seconds = int(rest[0]), float(rest[1]), float(rest[2])
+        subscribed(sock, target, seconds, count, hz, message(rest[3], rest[4:]).dgram)
     elif mode == "ask":
         sock.settimeout(2)
         sock.sendto(message(rest[0], rest[1:]).dgram, target)
