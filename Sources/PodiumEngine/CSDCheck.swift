@@ -23,6 +23,19 @@ extension CSDSections {
         }
     }
 
+    /// The orchestra of a file to compile into a running engine: a CSD's `<CsInstruments>`
+    /// checked and placed at its own lines (blank lines before it), so that errors name the
+    /// file's lines; any other file as it is.
+    // Thread: any
+    public static func orchestra(ofFile path: String) throws(EngineError) -> String {
+        let text = try Engine.read(path)
+        guard path.hasSuffix(".csd") else { return text }
+        try check(text, source: path)
+        guard let open = text.range(of: "<CsInstruments>"), let close = text.range(of: "</CsInstruments>") else { return "" }
+        let before = text[..<open.upperBound].filter { $0 == "\n" }.count
+        return String(repeating: "\n", count: before) + text[open.upperBound..<close.lowerBound]
+    }
+
     /// The 1-based line a tag first appears on (nil: nowhere).
     public static func lineOf(_ tag: String, in text: String) -> Int? {
         guard let r = text.range(of: tag) else { return nil }

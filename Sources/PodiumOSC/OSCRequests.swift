@@ -51,11 +51,7 @@ extension OSCSurface {
         do {
             let text: String
             switch file {
-            case let .csd(path):
-                let file = try Engine.read(path)
-                try CSDSections.check(file, source: path)
-                text = CSDSections(file).orchestra
-            case let .orchestra(path, _): text = try Engine.read(path)
+            case let .csd(path), let .orchestra(path, _): text = try CSDSections.orchestra(ofFile: path)
             case let .text(orchestra, _, _): text = orchestra
             }
             compileText(text, source: file.displayName, replyTo: source)

@@ -28,15 +28,7 @@ public final class HotReload: @unchecked Sendable {
     }
 
     /// The orchestra text of a file, with a CSD's `<CsInstruments>` placed at its own lines.
-    static func orchestra(at path: String) throws -> String {
-        let text = try Engine.read(path)
-        guard path.hasSuffix(".csd") else { return text }
-        // An empty file, or one saved with a section half-typed, is refused in words with its line.
-        try CSDSections.check(text, source: path)
-        guard let open = text.range(of: "<CsInstruments>"), let close = text.range(of: "</CsInstruments>") else { return "" }
-        let before = text[..<open.upperBound].filter { $0 == "\n" }.count
-        return String(repeating: "\n", count: before) + text[open.upperBound..<close.lowerBound]
-    }
+    static func orchestra(at path: String) throws -> String { try CSDSections.orchestra(ofFile: path) }
 
     public func watch() throws {
         watcher = try FileWatcher(path: path) { [weak self] in

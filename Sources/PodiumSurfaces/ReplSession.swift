@@ -95,9 +95,7 @@ public final class ReplSession: @unchecked Sendable {
         case "load":
             guard let path = args.first else { return print("usage: :load FILE") }
             do {
-                let file = try Engine.read(path)
-                let text = path.hasSuffix(".csd") ? CSDSections(file).orchestra : file
-                _ = try driver.compile(text, source: path)
+                _ = try driver.compile(try CSDSections.orchestra(ofFile: path), source: path)
                 print("compiled \(path)")
             } catch { print("\(error)") }
         case "reload":

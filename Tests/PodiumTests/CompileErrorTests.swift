@@ -53,12 +53,12 @@ struct CompileErrorTests {
         #expect(f?.lines.first == 2, "\(f?.description ?? "")")
         #expect(f?.description.hasPrefix("<repl>:2: ") == true)
         #expect(f?.description.contains("line 2") == true, "Csound's own line in the message moved too: \(f?.description ?? "")")
-        // The hot reload's text (the file's lines, blanks before <CsInstruments>): the file's line.
+        // A save, :load or /podium/reload of the file: the file's own line.
         let broken = CompileErrorTests.csd.replacingOccurrences(of: "  outs a1, a1", with: "  outs a1, nosuch")
         try broken.write(toFile: path, atomically: true, encoding: .utf8)
         let lines = broken.split(separator: "\n", omittingEmptySubsequences: false)
         let line = try #require(lines.firstIndex { $0.contains("nosuch") }) + 1
-        let text = String(repeating: "\n", count: 3) + CSDSections(broken).orchestra
+        let text = try CSDSections.orchestra(ofFile: path)  // as hot reload, :load and /podium/reload read it
         let g = failure { try engine.compileOrchestra(text, source: path) }
         #expect(g?.lines.first == line, "\(g?.description ?? "")")
     }
