@@ -15,6 +15,11 @@ public final class Engine: @unchecked Sendable {
     public private(set) var orchestraTexts: [String] = []
     /// The score text handed over at compile (for length estimates).
     public private(set) var scoreText: String = ""
+    /// What compile errors call the orchestra (its path, or the text's name).
+    private var sourceName = "orchestra"
+    /// Csound 6.18 adds a CSD's `<CsInstruments>` line to the line numbers of every later
+    /// compile into this engine (REPL, OSC, hot reload): taken off again in their errors.
+    private var lineOffset = 0
 
     // Thread: NRT (owner)
     public init(options: EngineOptions = EngineOptions(), console: Console = Console()) throws {
@@ -53,16 +58,21 @@ public final class Engine: @unchecked Sendable {
         }
         switch source {
         case let .csd(path):
+            sourceName = path
             let text = try Engine.read(path)
+            try CSDSections.check(text, source: path)
             let sections = CSDSections(text)
             try checked(source: path) { api.compileCsd(path: path) }
+            lineOffset = CSDSections.lineOf("<CsInstruments>", in: text) ?? 0
             orchestraTexts.append(sections.orchestra)
             instruments.add(declarationsIn: sections.orchestra)
             scoreText = sections.score
         case let .orchestra(path, score):
+            sourceName = path
             try compileOrchestra(try Engine.read(path), source: path)
             if let score { try readScore(try Engine.read(score), source: score) }
         case let .text(orchestra, score, name):
+            sourceName = name
             try compileOrchestra(orchestra, source: name)
             if let score { try readScore(score, source: name) }
         }
@@ -71,9 +81,9 @@ public final class Engine: @unchecked Sendable {
     /// Runs a Csound call that compiles or reads, capturing what it prints on this thread:
     /// on failure the lines become the error; on success they go back into the console stream.
     @discardableResult
-    private func checked(source: String, _ call: () -> Int32) throws -> [ConsoleLine] {
+    private func checked(source: String, shift: Int = 0, _ call: () -> Int32) throws -> [ConsoleLine] {
         let (rc, lines) = console.capturing(call)
-        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines))) }
+        if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines)).shifted(by: shift)) }
         console.post(lines)
         return lines
     }
@@ -90,7 +100,7 @@ public final class Engine: @unchecked Sendable {
     public func compileOrchestra(_ text: String, source: String) throws -> [ConsoleLine] {
         try OrchestraCheck.lexical(text, source: source)
         let code = text + "\n" + (started ? Engine.exports(InstrumentTable.declared(in: text).names) : "")
-        let lines = try checked(source: source) { api.compileOrc(code) }
+        let lines = try checked(source: source, shift: -lineOffset) { api.compileOrc(code) }
         register(text)
         return lines
     }
@@ -128,7 +138,8 @@ public final class Engine: @unchecked Sendable {
         if case let .failure(error) = result {
             let errs = Engine.errors(lines)
             if errs.isEmpty { throw error }
-            throw EngineError.compile(CompileFailure(source: "csoundStart", diagnostics: errs))
+            // The orchestra's global code ran here (an ftgen that cannot open its file): its name.
+            throw EngineError.compile(CompileFailure(source: sourceName, diagnostics: errs))
         }
         console.post(lines)
         started = true
@@ -161,7 +172,7 @@ public final class Engine: @unchecked Sendable {
         let named = InstrumentTable.declared(in: text).names
         var code = text + "\n" + Engine.exports(named)
         code += "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
-        try checked(source: source) { api.compileOrcAsync(code) }
+        try checked(source: source, shift: -lineOffset) { api.compileOrcAsync(code) }
         if keep { register(text) }
         return marker
     }
@@ -223,7 +234,7 @@ public final class Engine: @unchecked Sendable {
             guard rc == 0, let p else { throw EngineError.unknownChannel(name) }
             return p
         }
-        guard rc & 15 == 1, let p = api.channelPointer(name, type: rc).0 else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 1, let p = api.channelPointer(name, type: rc).0 else { throw Engine.channelError(name, rc) }
         return p
     }
 
@@ -239,8 +250,18 @@ public final class Engine: @unchecked Sendable {
 
     public func setString(_ name: String, _ value: String) throws {
         let (_, rc) = api.channelPointer(name, type: 0)
-        guard rc & 15 == 3 else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 3 else { throw Engine.channelError(name, rc) }
         api.setStringChannel(name, value)
+    }
+
+    /// Why a channel could not be used: it does not exist, or it is of the other kind
+    /// (`rc`: what csoundGetChannelPtr answered with type 0, the channel's own type).
+    static func channelError(_ name: String, _ rc: Int32) -> EngineError {
+        switch rc & 15 {
+        case 1: return .wrongKind(channel: name, isControl: true)
+        case 3: return .wrongKind(channel: name, isControl: false)
+        default: return .unknownChannel(name)
+        }
     }
 
     /// Room every string input channel keeps, so that the audio thread can store values up to
@@ -261,13 +282,13 @@ public final class Engine: @unchecked Sendable {
     /// A string channel's storage and lock, for the audio thread's `RTEngine.tryStoreString`.
     public func stringChannelStorage(_ name: String) throws -> (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>?) {
         let (_, rc) = api.channelPointer(name, type: 0)
-        guard rc & 15 == 3, let s = api.stringChannelStorage(name) else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 3, let s = api.stringChannelStorage(name) else { throw Engine.channelError(name, rc) }
         return s
     }
 
     public func string(_ name: String) throws -> String {
         let (_, rc) = api.channelPointer(name, type: 0)
-        guard rc & 15 == 3 else { throw EngineError.unknownChannel(name) }
+        guard rc & 15 == 3 else { throw Engine.channelError(name, rc) }
         return api.stringChannel(name)
     }
 
@@ -345,8 +366,13 @@ public final class Engine: @unchecked Sendable {
         guard !directory.boolValue else { throw EngineError.unreadable(path: path, reason: "it is a directory") }
         guard FileManager.default.isReadableFile(atPath: path) else { throw EngineError.unreadable(path: path, reason: "permission denied") }
         guard let data = FileManager.default.contents(atPath: path) else { throw EngineError.unreadable(path: path, reason: "it cannot be read") }
-        guard let text = String(validating: data, as: UTF8.self) else { throw EngineError.unreadable(path: path, reason: "it is not UTF-8 text") }
-        return text
+        // A binary file is refused; text with a stray byte of another encoding (a Latin-1 "é"
+        // in a comment) is read with that byte replaced (U+FFFD): Csound itself reads bytes.
+        if let nul = data.firstIndex(of: 0) {
+            let line = data[..<nul].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+            throw EngineError.unreadable(path: path, reason: "it is not text (a NUL byte on line \(line): a binary file?)")
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// The lines worth showing for a failed compile: errors, and the context Csound prints with them.

@@ -11,6 +11,8 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
     case unknownInstrument(String)
     /// A channel the orchestra does not declare (or of another type).
     case unknownChannel(String)
+    /// A channel of the other kind: a control channel given text, or a string channel a number.
+    case wrongKind(channel: String, isControl: Bool)
     /// A file could not be read.
     case unreadable(path: String, reason: String)
 
@@ -21,6 +23,8 @@ public enum EngineError: Error, Equatable, CustomStringConvertible {
         case let .badOption(option, reason): return "invalid \(option): \(reason)"
         case let .unknownInstrument(name): return "unknown instrument \(name): the orchestra does not define it"
         case let .unknownChannel(name): return "unknown channel \"\(name)\": the orchestra does not declare it (chn_k / chn_S)"
+        case let .wrongKind(name, isControl):
+            return isControl ? "\(name) is a control channel: it takes a number, not text" : "\(name) is a string channel: it takes text, not a number"
         case let .unreadable(path, reason): return "cannot read \(path): \(reason)"
         }
     }
@@ -44,7 +48,9 @@ public struct CompileFailure: Equatable, Sendable, CustomStringConvertible {
     /// `FILE:LINE: message`, the form editors jump to.
     public var description: String {
         let where_ = lines.first.map { "\(source):\($0)" } ?? source
-        let message = diagnostics.first { $0.lowercased().contains("error") } ?? diagnostics.first ?? "compile failed"
+        // Csound's own verdict first (an INIT ERROR, an "error:" line), then any line that mentions one.
+        let message = diagnostics.first { $0.contains("INIT ERROR") || $0.lowercased().hasPrefix("error") }
+            ?? diagnostics.first { $0.lowercased().contains("error") } ?? diagnostics.first ?? "compile failed"
         var text = "\(where_): \(message)"
         let rest = diagnostics.filter { $0 != message }
         if !rest.isEmpty { text += "\n" + rest.map { "  " + $0 }.joined(separator: "\n") }

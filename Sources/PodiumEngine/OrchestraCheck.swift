@@ -132,6 +132,8 @@ public enum OrchestraCheck {
         case parsed
         /// Csound left its parser by longjmp: compiling this while the engine performs would abort.
         case fatal([String])
+        /// Its global code fails at init: Csound's lines.
+        case initError([String])
         /// The parser crashed (the signal's number).
         case crashed(Int32)
     }
@@ -144,6 +146,8 @@ public enum OrchestraCheck {
         case let .fatal(lines):
             throw EngineError.compile(CompileFailure(source: source, diagnostics: (lines.isEmpty ? ["error: Csound cannot compile this text"] : lines)
                 + ["(not compiled: Csound 6.18 would abort the performance on this error)"]))
+        case let .initError(lines):
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: lines + ["(not compiled: its global code fails when it runs; the previous version goes on)"]))
         case let .crashed(signal):
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
                 "error: Csound crashes on this text when it compiles or runs its global code (signal \(signal), in a child process); not compiled, the performance goes on"]))
@@ -182,6 +186,7 @@ public enum OrchestraCheck {
         case let .signal(signal): return .crashed(signal)
         case .status(CheckExit.parsed), .status(CheckExit.errors): return .parsed
         case .status(CheckExit.fatal): return .fatal(lines)
+        case .status(CheckExit.initError): return .initError(lines)
         case let .status(status):
             // The check itself did not run (a usage error, say): nothing is known of the text.
             throw EngineError.compile(CompileFailure(source: "check", diagnostics: [
@@ -195,5 +200,7 @@ public enum OrchestraCheck {
         public static let parsed: Int32 = 0
         public static let errors: Int32 = 1
         public static let fatal: Int32 = 2
+        /// Compiled, but its global code fails at init (an ftgen that cannot open its file).
+        public static let initError: Int32 = 3
     }
 }

@@ -13,6 +13,8 @@ import Yams
 ///       /2/push1: { channel: hit, mode: momentary }
 ///       /3/xy: { mode: xy, channels: [x, y] }
 ///       /4/multitoggle: { mode: multitoggle, event: { instr: 3, duration: 0.5 } }
+///       /4/multitoggle: { mode: multitoggle, channels: [kick, snare], steps: 16 }
+///       /2/push1: { mode: push, event: { instr: 1, note: 60 } }
 ///       /accxyz: { mode: accelerometer }
 public struct OSCMap: Sendable, Equatable {
     public enum Mode: String, Codable, Sendable {
@@ -22,7 +24,8 @@ public struct OSCMap: Sendable, Equatable {
         case toggle
         /// 1 for exactly one k-cycle on press, then 0 (CsoundUI's momentary button).
         case momentary
-        /// 1 while held, 0 on release.
+        /// 1 while held, 0 on release; with `event: { instr, note }` a held note (`i1.060 0 -1 60`)
+        /// from press to release.
         case push
         /// Two floats → two channels.
         case xy
@@ -41,6 +44,8 @@ public struct OSCMap: Sendable, Equatable {
         public var instr: Double?
         public var name: String?
         public var duration: Double?
+        /// push: the note (p4, and the fractional instance `instr.note` held until release).
+        public var note: Double?
     }
 
     public struct Control: Codable, Sendable, Equatable {
@@ -56,6 +61,10 @@ public struct OSCMap: Sendable, Equatable {
         public var `default`: Double?
         /// multitoggle: a score event per press (p4 = row, p5 = column).
         public var event: Event?
+        /// multitoggle: step patterns laid out row by row, `columns` cells a row (TouchOSC's 8):
+        /// the cells of `channels[0]`'s steps 1…`steps` first, then the next channel's.
+        public var steps: Int?
+        public var columns: Int?
 
         /// The scaled value for an incoming one.
         public func scale(_ value: Double) -> Double {
@@ -64,6 +73,16 @@ public struct OSCMap: Sendable, Equatable {
             guard input.count == 2, output.count == 2, input[1] != input[0] else { return value }
             let shape: Binding.Curve = curve == .exp ? .exp : curve == .log ? .log : .lin
             return Binding.scale(value, inLow: input[0], inHigh: input[1], outLow: output[0], outHigh: output[1], curve: shape.rawValue)
+        }
+
+        /// A multitoggle cell's channel: `channel_<row>_<col>`, or with `steps:` the step the cell
+        /// stands for (`kick_12`); nil for a cell past the last pattern.
+        public func cellChannel(row: Int, col: Int) -> String? {
+            guard let steps, steps > 0 else { return targetChannels.first.map { "\($0)_\(row)_\(col)" } }
+            let index = (row - 1) * (columns ?? 8) + (col - 1)
+            let pattern = index / steps, step = index % steps + 1
+            guard row >= 1, col >= 1, col <= columns ?? 8, pattern < targetChannels.count else { return nil }
+            return "\(targetChannels[pattern])_\(step)"
         }
 
         public var targetChannels: [String] {
@@ -110,9 +129,12 @@ public struct OSCMap: Sendable, Equatable {
         for (address, c) in controls {
             guard address.hasPrefix("/") else { throw LoadError(path: path, message: "\(address): an OSC address starts with /") }
             let mode = c.mode ?? .continuous
-            if mode != .multitoggle || c.event == nil, c.targetChannels.isEmpty {
+            if c.event == nil || (mode != .multitoggle && mode != .push), c.targetChannels.isEmpty {
                 throw LoadError(path: path, message: "\(address): needs channel: (or channels:, or event: for a multitoggle)")
             }
+            if mode == .push, let e = c.event, e.note == nil { throw LoadError(path: path, message: "\(address): a push that plays needs event: { instr, note }") }
+            if let n = c.steps, n < 1 || mode != .multitoggle { throw LoadError(path: path, message: "\(address): steps: is for a multitoggle, at least 1") }
+            if let n = c.columns, n < 1 { throw LoadError(path: path, message: "\(address): columns: at least 1") }
             if mode == .xy && c.targetChannels.count != 2 { throw LoadError(path: path, message: "\(address): xy needs channels: [x, y]") }
             for r in [c.range, c.to].compactMap({ $0 }) where r.count != 2 {
                 throw LoadError(path: path, message: "\(address): a range is [low, high]")
@@ -125,8 +147,9 @@ public struct OSCMap: Sendable, Equatable {
 
     public init(contentsOf path: String) throws {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw LoadError(path: path, message: "cannot read: \(error.localizedDescription)")
+        do { text = try Engine.read(path) } catch {
+            guard case let .unreadable(_, reason) = error else { throw LoadError(path: path, message: "\(error)") }
+            throw LoadError(path: path, message: "cannot read: \(reason)")
         }
         try self.init(yaml: text, path: path)
     }
@@ -155,7 +178,9 @@ public struct OSCMap: Sendable, Equatable {
     public func undeclared(in engine: Engine) -> [String] {
         let declared = Set(engine.channels().filter { $0.kind == .control }.map(\.name))
         return (controls.values.flatMap { c -> [String] in
-            (c.mode ?? .continuous) == .multitoggle ? [] : c.targetChannels
+            if c.event != nil { return [] }
+            if (c.mode ?? .continuous) == .multitoggle { return c.steps == nil ? [] : c.targetChannels.map { "\($0)_1" } }
+            return c.targetChannels
         } + midi.values.compactMap(\.channel)).filter { !declared.contains($0) }.sorted()
     }
 

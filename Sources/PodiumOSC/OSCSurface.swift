@@ -67,17 +67,19 @@ public final class OSCSurface: @unchecked Sendable {
     let score: ScoreInput
     /// The orchestra file `/podium/reload` recompiles.
     let orchestraFile: EngineSource?
-    private let running = Atomic<Bool>(false)
-    private let done = DispatchSemaphore(value: 0)
-    private let statsLock = NSLock()
-    private var _stats = OSCStats()
-    private var subscribers: Set<Endpoint> = []
-    private var lastNotice: [String: (ContinuousClock.Instant, Int)] = [:]
-    private var clock = TimetagClock()
+    let running = Atomic<Bool>(false)
+    let done = DispatchSemaphore(value: 0)
+    let statsLock = NSLock()
+    var _stats = OSCStats()
+    var subscribers: Set<Endpoint> = []
+    var lastNotice: [String: (ContinuousClock.Instant, Int)] = [:]
+    var clock = TimetagClock()
     /// Feedback: last values sent for output channels, pending echoes of input changes.
-    private var lastOutputs: [String: Double] = [:]
-    private var pendingEchoes: [String: OSCValue] = [:]
-    private var nextFeedback = ContinuousClock.now
+    var lastOutputs: [String: Double] = [:]
+    var pendingEchoes: [String: [OSCValue]] = [:]
+    /// `/podium/error` replies, limited per sender and address.
+    var errors = RepeatedErrors()
+    var nextFeedback = ContinuousClock.now
     /// Output-channel feedback rate cap (CsoundUI's label binding), per second.
     public var feedbackRate = 30.0
     /// Lines for the console (rate-limited per kind), on the OSC thread.
@@ -132,12 +134,12 @@ public final class OSCSurface: @unchecked Sendable {
 
     /// Counts kept by the OSC thread alone, published to `stats` when the socket runs dry
     /// (one lock per burst, not per datagram).
-    private var local = OSCStats()
-    private func count(_ body: (inout OSCStats) -> Void) { body(&local) }
-    private func publish() { statsLock.withLock { _stats = local } }
+    var local = OSCStats()
+    func count(_ body: (inout OSCStats) -> Void) { body(&local) }
+    func publish() { statsLock.withLock { _stats = local } }
 
     // Thread: NRT (OSC)
-    private func loop() {
+    func loop() {
         // Zeroed, and zeroed again after each datagram: liblo 0.31 reads a few bytes past the
         // end of a truncated blob or string (valgrind), which then read zeros, not stale bytes.
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536 + 16, alignment: 8)
@@ -148,6 +150,7 @@ public final class OSCSurface: @unchecked Sendable {
         defer { broadcast("/podium/stopped", []) }
         while running.load(ordering: .acquiring) {
             feedbackIfDue()
+            repeatedErrorsIfDue()
             guard let (n, source) = socket.receive(into: received, timeout: 10) else { publish(); continue }
             buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
             if local.datagrams & 1023 == 0 { publish() }
@@ -217,7 +220,7 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
-    private func podium(_ parts: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func podium(_ parts: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         switch parts[0] {
         case "event": event(m, source, frame)
         case "score": score(m, source, frame)
@@ -235,57 +238,20 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
-    /// A controller message through the orchestra's map.
-    private func mapped(_ c: OSCMap.Control, cell: (Int, Int)?, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        let values = m.arguments.compactMap(\.number)
-        guard let first = values.first else { return bad(m, source, "expected a number") }
-        let channels = c.targetChannels
-        func set(_ name: String, _ v: Double, momentary: Bool = false) {
-            do {
-                if try producer.set(name, v, momentary: momentary, frame: frame) == nil {
-                    count { $0.ringFull += 1 }
-                    reply(to: source, "/podium/error", [.string("command ring full: \(name) not set")])
-                }
-            } catch {
-                count { $0.unknownTargets += 1 }
-                reply(to: source, "/podium/error", [.string("\(error)")])
-            }
-        }
-        let input = c.range ?? [0, 1]
-        let pressed = first > (input[0] + input[1]) / 2
-        switch c.mode ?? .continuous {
-        case .continuous: set(channels[0], c.scale(first))
-        case .toggle, .push: set(channels[0], pressed ? 1 : 0)
-        case .momentary: if pressed { set(channels[0], 1, momentary: true) }
-        case .xy, .accelerometer:
-            for (name, v) in zip(channels, values) { set(name, c.scale(v)) }
-        case .multitoggle:
-            guard let (row, col) = cell else { return bad(m, source, "a multitoggle cell address ends in /<row>/<col>") }
-            if let e = c.event {
-                guard pressed else { break }
-                let instrument: ScoreLine.Instrument = e.name.map { .name($0) } ?? .number(e.instr ?? 1)
-                post(instrument: instrument, fields: [0, e.duration ?? 1, Double(row), Double(col)], m, source, frame)
-            } else if let base = channels.first {
-                set("\(base)_\(row)_\(col)", pressed ? 1 : 0)
-            }
-        }
-        statsLock.withLock { pendingEchoes[m.address] = m.arguments.first }
-    }
-
-    private func unknown(_ m: OSCMessage, _ source: Endpoint) {
+    func unknown(_ m: OSCMessage, _ source: Endpoint) {
         count { $0.unknownAddresses += 1 }
         notice("address", "unknown OSC address \(m.address) from \(source)")
-        reply(to: source, "/podium/error", [.string("unknown address \(m.address)")])
+        replyError(source, m.address, "unknown address \(m.address)")
     }
 
-    private func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) {
+    func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) {
         count { $0.badArguments += 1 }
         notice("arguments", "\(m.address) from \(source): \(why)")
-        reply(to: source, "/podium/error", [.string("\(m.address): \(why)")])
+        replyError(source, m.address, "\(m.address): \(why)")
     }
 
     /// `/podium/event ,i|s f…`: instrument (number or name), start, duration, p4…
-    private func event(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func event(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         guard let first = m.arguments.first else { return bad(m, source, "expected instrument, start, duration, p4…") }
         if let text = first.string, m.arguments.count == 1 { return scoreText(text, m, source, frame) }  // Csound 7: /csound/event ,s "i1 0 1"
         let instrument: ScoreLine.Instrument
@@ -299,15 +265,15 @@ public final class OSCSurface: @unchecked Sendable {
         post(instrument: instrument, fields: Array(rest), m, source, frame)
     }
 
-    private func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         do { try score.play(.event(instrument: instrument, fields: fields), frame: frame) } catch {
             switch error.kind {
             case .unknownTarget:
                 count { $0.unknownTargets += 1 }
-                reply(to: source, "/podium/error", [.string(error.description)])
+                replyError(source, m.address, error.description)
             case .ringFull:
                 count { $0.ringFull += 1 }
-                reply(to: source, "/podium/error", [.string(error.description)])
+                replyError(source, m.address, error.description)
             case .invalid:
                 bad(m, source, error.description)
             }
@@ -315,48 +281,66 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     /// `/podium/score ,s`: score lines; plain `i` lines become frame-exact events.
-    private func score(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func score(_ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         guard let text = m.arguments.first?.string else { return bad(m, source, "expected a string of score") }
         scoreText(text, m, source, frame)
     }
 
-    private func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         do { try score.play(text: text, frame: frame) } catch { bad(m, source, error.description) }
     }
 
-    private func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        guard let value = m.arguments.first else { return bad(m, source, "expected a value") }
-        if let text = value.string {
-            do { try producer.setString(name, text, frame: frame) } catch {
-                count { $0.unknownTargets += 1 }
-                reply(to: source, "/podium/error", [.string("\(error)")])
-            }
-            return
+    func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        setChannels([name], m, source, frame)
+    }
+
+    /// Sets a channel per argument; one reply for what failed, one echo for what was set
+    /// (every value: an XY pad follows only when both come back).
+    func setChannels(_ names: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+        guard !m.arguments.isEmpty else { return bad(m, source, "expected a value") }
+        var problems: [String] = []
+        var echo: [OSCValue] = []
+        for (name, value) in zip(names, m.arguments) {
+            if let problem = set(name, value, frame) { problems.append(problem) } else if let v = value.number { echo.append(.float(v)) }
         }
-        guard let v = value.number else { return bad(m, source, "expected a number or a string") }
-        do {
-            let posted = try producer.set(name, v, frame: frame)
-            // Controllers follow: the value goes back to subscribers at the address it came on.
-            statsLock.withLock { pendingEchoes[m.address] = .float(v) }
-            if posted == nil {
-                count { $0.ringFull += 1 }
-                reply(to: source, "/podium/error", [.string("command ring full: \(name) not set")])
-            }
-        } catch {
-            count { $0.unknownTargets += 1 }
-            notice("channel", "\(m.address) from \(source): \(error)")
-            reply(to: source, "/podium/error", [.string("\(error)")])
+        if echo.count == min(names.count, m.arguments.count) {
+            // Controllers follow: the values go back to subscribers at the address they came on.
+            statsLock.withLock { pendingEchoes[m.address] = echo }
+        }
+        if !problems.isEmpty {
+            notice("channel", "\(m.address) from \(source): \(problems.joined(separator: "; "))")
+            replyError(source, m.address, problems.joined(separator: "; "))
         }
     }
 
-    private func setChannels(_ names: [String], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        for (name, value) in zip(names, m.arguments) {
-            setChannel(name, OSCMessage(address: m.address, arguments: [value], timetag: m.timetag), source, frame)
+    /// One channel from one OSC value: a number or a string. Returns the problem, nil when posted.
+    func set(_ name: String, _ value: OSCValue, _ frame: Int64) -> String? {
+        do {
+            if let text = value.string {
+                try producer.setString(name, text, frame: frame)
+                return nil
+            }
+            guard let v = value.number else {
+                count { $0.badArguments += 1 }
+                return "\(name): expected a number or a string"
+            }
+            if try producer.set(name, v, frame: frame) == nil {
+                count { $0.ringFull += 1 }
+                return "command ring full: \(name) not set"
+            }
+            return nil
+        } catch let e as EngineError {
+            count { $0.unknownTargets += 1 }
+            if case .wrongKind(_, isControl: true) = e, let text = value.string { return "\(name) is a control channel: \"\(text)\" is not a number" }
+            return "\(e)"
+        } catch {
+            count { $0.unknownTargets += 1 }
+            return "\(error)"
         }
     }
 
     /// `/podium/orc ,s`, `/csound/compile ,s`: loopback only unless --allow-remote-code.
-    private func compile(_ m: OSCMessage, _ source: Endpoint) {
+    func compile(_ m: OSCMessage, _ source: Endpoint) {
         guard let text = m.arguments.first?.string else { return bad(m, source, "expected orchestra code as a string") }
         guard options.acceptsCode(from: source) else {
             count { $0.refusedCode += 1 }
@@ -366,7 +350,7 @@ public final class OSCSurface: @unchecked Sendable {
         compileText(text, source: "osc:\(source)", replyTo: source)
     }
 
-    private func compileText(_ text: String, source name: String, replyTo: Endpoint) {
+    func compileText(_ text: String, source name: String, replyTo: Endpoint) {
         do {
             _ = try driver.compile(text, source: name)
             send("/podium/done", [], to: statsLock.withLock { subscribers }.union([replyTo]))
@@ -375,109 +359,7 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
-    /// `/podium/record/start|stop` → `/podium/done ,s DIRECTORY|SUMMARY` or `/podium/fail ,s REASON`.
-    private func record(_ action: String, _ source: Endpoint) {
-        guard let recording else { return reply(to: source, "/podium/fail", [.string("recording is not available (podium play records sessions)")]) }
-        switch action {
-        case "start":
-            do {
-                let dir = try recording.startRecording()
-                onNotice?("recording to \(dir)")
-                reply(to: source, "/podium/done", [.string(dir)])
-            } catch {
-                onNotice?("\(error)")
-                reply(to: source, "/podium/fail", [.string("\(error)")])
-            }
-        case "stop":
-            if let summary = recording.stopRecording() {
-                onNotice?(summary)
-                reply(to: source, "/podium/done", [.string(summary)])
-            } else {
-                reply(to: source, "/podium/fail", [.string("not recording")])
-            }
-        default:
-            reply(to: source, "/podium/fail", [.string("use /podium/record/start or /podium/record/stop")])
-        }
-    }
-
-    /// `/podium/preset/save|load ,s NAME` → `/podium/done ,s` or `/podium/fail ,s REASON`.
-    private func preset(_ action: String, _ m: OSCMessage, _ source: Endpoint) {
-        guard let presets else { return reply(to: source, "/podium/fail", [.string("presets are not available")]) }
-        guard let name = m.arguments.first?.string, action == "save" || action == "load" else {
-            return bad(m, source, "use /podium/preset/save or /podium/preset/load with a name (,s)")
-        }
-        do {
-            let result = action == "save" ? try presets.save(name, driver: driver) : try presets.load(name, producer: producer)
-            reply(to: source, "/podium/done", [.string(result)])
-        } catch {
-            reply(to: source, "/podium/fail", [.string("\(error)")])
-        }
-    }
-
-    private func reload(_ source: Endpoint) {
-        guard let file = orchestraFile else { return reply(to: source, "/podium/fail", [.string("no orchestra file to reload")]) }
-        do {
-            let text: String
-            switch file {
-            case let .csd(path): text = CSDSections(try String(contentsOfFile: path, encoding: .utf8)).orchestra
-            case let .orchestra(path, _): text = try String(contentsOfFile: path, encoding: .utf8)
-            case let .text(orchestra, _, _): text = orchestra
-            }
-            compileText(text, source: file.displayName, replyTo: source)
-        } catch {
-            reply(to: source, "/podium/fail", [.string("cannot read \(file.displayName): \(error.localizedDescription)")])
-        }
-    }
-
-    /// `/podium/status` → `/podium/status.reply ,iiiiiifi`: sr, ksmps, period, k-cycles, xruns, commands, load %, instruments.
-    private func status(_ source: Endpoint) {
-        let s = driver.stats
-        let e = driver.engine
-        reply(to: source, "/podium/status.reply", [
-            .int(Int64(e.sampleRate)), .int(Int64(e.ksmps)), .int(Int64(s.lastPeriod)), .int(Int64(s.cycles)),
-            .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
-            .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
-        ])
-    }
-
-    // MARK: feedback — Thread: NRT (OSC), except `console`
-
-    /// Sends subscribers what changed since the last tick, at most `feedbackRate` times a second:
-    /// echoes of input changes, and output channels (`chnset` in the orchestra) that moved.
-    private func feedbackIfDue() {
-        let now = ContinuousClock.now
-        guard now >= nextFeedback else { return }
-        nextFeedback = now + .milliseconds(Int64(1000 / max(feedbackRate, 1)))
-        let (targets, echoes) = statsLock.withLock { () -> (Set<Endpoint>, [String: OSCValue]) in
-            defer { pendingEchoes = [:] }
-            return (subscribers, pendingEchoes)
-        }
-        guard !targets.isEmpty else { return }
-        for (address, value) in echoes.sorted(by: { $0.key < $1.key }) { send(address, [value], to: targets) }
-        let engine = driver.engine
-        for c in engine.channels() where c.isOutput && c.kind == .control && !c.name.hasPrefix("podium.") {
-            // The value the audio thread copied after its last k-cycle (a bound output).
-            guard let v = driver.outputValue(c.name) ?? (try? engine.control(c.name)), lastOutputs[c.name] != v else { continue }
-            lastOutputs[c.name] = v
-            send("/podium/chn/\(c.name)", [.float(v)], to: targets)
-        }
-    }
-
-    /// A console line for subscribers (`/podium/console ,is`: level 0 debug … 4 error, text).
-    // Thread: any (the driver's supervisor)
-    public func console(_ line: ConsoleLine) {
-        let targets = statsLock.withLock { subscribers }
-        guard !targets.isEmpty else { return }
-        send("/podium/console", [.int(Int64(line.level.rawValue)), .string(line.text)], to: targets)
-    }
-
-    public var subscriberCount: Int { statsLock.withLock { subscribers.count } }
-
-    private func broadcast(_ address: String, _ arguments: [OSCValue]) {
-        send(address, arguments, to: statsLock.withLock { subscribers })
-    }
-
-    private func send(_ address: String, _ arguments: [OSCValue], to targets: Set<Endpoint>) {
+    func send(_ address: String, _ arguments: [OSCValue], to targets: Set<Endpoint>) {
         let bytes = LoParser.serialize(address, arguments)
         bytes.withUnsafeBytes { b in for t in targets { socket.send(b, to: t) } }
     }
@@ -486,8 +368,19 @@ public final class OSCSurface: @unchecked Sendable {
         send(address, arguments, to: [endpoint])
     }
 
+    /// `/podium/error ,s` to the sender: the first at once, repeats of it summarized once a second.
+    func replyError(_ target: Endpoint, _ address: String, _ text: String) {
+        if let now = errors.admit(text, address: address, target: target, now: .now) { reply(to: target, "/podium/error", [.string(now)]) }
+    }
+
+    /// Sends the summaries of errors that were counted rather than sent.
+    func repeatedErrorsIfDue() {
+        guard !errors.entries.isEmpty else { return }
+        for (target, text) in errors.due(now: .now) { reply(to: target, "/podium/error", [.string(text)]) }
+    }
+
     /// At most one console line per kind per second; the rest are counted into the next one.
-    private func notice(_ kind: String, _ text: String) {
+    func notice(_ kind: String, _ text: String) {
         let now = ContinuousClock.now
         if let (last, suppressed) = lastNotice[kind], now - last < .seconds(1) {
             lastNotice[kind] = (last, suppressed + 1)
@@ -496,35 +389,5 @@ public final class OSCSurface: @unchecked Sendable {
         let suppressed = lastNotice[kind]?.1 ?? 0
         lastNotice[kind] = (now, 0)
         onNotice?(suppressed > 0 ? "\(text) (and \(suppressed) more like it)" : text)
-    }
-}
-
-/// Maps OSC timetags to JACK frames. JACK's own smoothed clock (its DLL) gives the frame for a
-/// moment, but its estimate wanders (on a dummy server in a VM, by up to a period between two
-/// readings), so two timetags N frames apart could land N±250 apart. Podium anchors a burst's
-/// first timetag to JACK's frame and counts the rest of the burst from that anchor at the
-/// nominal rate: bundles N frames apart start exactly N frames apart (as in scsynth). A new
-/// anchor is taken after a quarter second without timetags, or when the two clocks drift more
-/// than 20 ms apart.
-struct TimetagClock {
-    var anchorNTP = 0.0
-    var anchorFrame: Int64 = 0
-    var lastUse: ContinuousClock.Instant?
-    var idle: Duration = .milliseconds(250)
-    var tolerance: Int64 = 960
-
-    // Thread: NRT (OSC)
-    mutating func frame(ntp t: Double, now: Double, jack driver: JackDriver) -> Int64? {
-        guard let jackFrame = driver.frame(secondsFromNow: t - now) else { return nil }
-        let sr = driver.engine.sampleRate
-        let clockNow = ContinuousClock.now
-        defer { lastUse = clockNow }
-        if let last = lastUse, clockNow - last < idle {
-            let counted = anchorFrame + Int64(((t - anchorNTP) * sr).rounded())
-            if abs(counted - jackFrame) <= tolerance { return counted }
-        }
-        anchorNTP = t
-        anchorFrame = jackFrame
-        return jackFrame
     }
 }

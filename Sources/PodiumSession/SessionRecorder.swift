@@ -187,10 +187,10 @@ public final class SessionRecorder: @unchecked Sendable {
         func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
         switch source {
         case let .csd(path):
-            return .init(kind: "csd", file: try save(try String(contentsOfFile: path, encoding: .utf8), "csd"), score: nil, original: absolute(path))
+            return .init(kind: "csd", file: try save(try Engine.read(path), "csd"), score: nil, original: absolute(path))
         case let .orchestra(path, score):
-            return .init(kind: "orc", file: try save(try String(contentsOfFile: path, encoding: .utf8), "orc"),
-                         score: try score.map { try save(try String(contentsOfFile: $0, encoding: .utf8), "sco") }, original: absolute(path))
+            return .init(kind: "orc", file: try save(try Engine.read(path), "orc"),
+                         score: try score.map { try save(try Engine.read($0), "sco") }, original: absolute(path))
         case let .text(orchestra, score, name):
             return .init(kind: "orc", file: try save(orchestra, "orc"), score: try score.map { try save($0, "sco") }, original: name)
         }

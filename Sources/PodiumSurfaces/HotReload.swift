@@ -28,13 +28,7 @@ public final class HotReload: @unchecked Sendable {
     }
 
     /// The orchestra text of a file, with a CSD's `<CsInstruments>` placed at its own lines.
-    static func orchestra(at path: String) throws -> String {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        guard path.hasSuffix(".csd") else { return text }
-        guard let open = text.range(of: "<CsInstruments>"), let close = text.range(of: "</CsInstruments>") else { return "" }
-        let before = text[..<open.upperBound].filter { $0 == "\n" }.count
-        return String(repeating: "\n", count: before) + text[open.upperBound..<close.lowerBound]
-    }
+    static func orchestra(at path: String) throws -> String { try CSDSections.orchestra(ofFile: path) }
 
     public func watch() throws {
         watcher = try FileWatcher(path: path) { [weak self] in
@@ -50,7 +44,7 @@ public final class HotReload: @unchecked Sendable {
     public func reload() -> Outcome {
         lock.withLock {
             let new: String
-            do { new = try HotReload.orchestra(at: path) } catch { return .failed("\(path): cannot read: \(error.localizedDescription)") }
+            do { new = try HotReload.orchestra(at: path) } catch { return .failed("\(error)") }
             // The whole file first: an editor saving mid-typing leaves a comment or string open.
             do { try OrchestraCheck.lexical(new, source: path) } catch { return .failed("\(error)") }
             guard let changes = OrchestraDiff.changes(from: current, to: new) else { return .unchanged }

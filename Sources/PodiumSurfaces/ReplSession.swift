@@ -18,8 +18,11 @@ public final class ReplSession: @unchecked Sendable {
     public var recording: RecordingControl?
     /// Where `:preset save|load` keeps presets (nil: presets are off).
     public var presets: Presets?
-    /// `:quit` while recording asks once; a second `:quit` (or Ctrl-D) stops.
+    /// `:quit` while recording asks once; a second `:quit` (or Ctrl-D) stops. Only on a
+    /// terminal (`confirmsQuit`): piped input or a script has nobody to answer, so it stops at once.
     private var quitWarned = false
+    /// Whether `:quit` during a recording asks for confirmation (true for a terminal REPL).
+    public var confirmsQuit = false
 
     public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord", ":quit"]
 
@@ -50,7 +53,10 @@ public final class ReplSession: @unchecked Sendable {
         switch interpreter.feed(line) {
         case .nothing, .incomplete: return
         case let .score(score): play(score)
-        case let .scores(lines): lines.forEach(play)
+        case let .scores(lines):
+            // chord/scale: every p-field the instrument reads (0 for the optional ones), not a warning per note.
+            let orchestras = driver.engine.orchestraTexts
+            lines.map { PFields.padded($0, orchestras: orchestras) }.forEach(play)
         case let .problem(message): print(message)
         case let .code(code, _): compile(code)
         case let .command(name, args): command(name, args)
@@ -89,9 +95,7 @@ public final class ReplSession: @unchecked Sendable {
         case "load":
             guard let path = args.first else { return print("usage: :load FILE") }
             do {
-                let file = try Engine.read(path)
-                let text = path.hasSuffix(".csd") ? CSDSections(file).orchestra : file
-                _ = try driver.compile(text, source: path)
+                _ = try driver.compile(try CSDSections.orchestra(ofFile: path), source: path)
                 print("compiled \(path)")
             } catch { print("\(error)") }
         case "reload":
@@ -103,16 +107,17 @@ public final class ReplSession: @unchecked Sendable {
             }
         case "set":
             guard args.count == 2 else { return print("usage: :set CHANNEL VALUE") }
+            // The channel decides first (unknown, text or number), then the value is read for it.
+            let (name, text) = (args[0], args[1])
             do {
-                // A number for a control channel, text for a string channel: the channel decides.
-                if driver.engine.channels().contains(where: { $0.name == args[0] && $0.kind == .string }) {
-                    try producer.setString(args[0], args[1])
-                } else if let v = Double(args[1]) {
-                    try producer.set(args[0], v)
-                } else if (try? driver.engine.control(args[0])) != nil {
-                    print("\(args[0]) is a control channel: \(args[1]) is not a number")
-                } else {
-                    try producer.setString(args[0], args[1])
+                switch driver.engine.channels().first(where: { $0.name == name })?.kind {
+                case .string?: try producer.setString(name, text)
+                case .control?:
+                    guard let v = Double(text) else { return print("\(name) is a control channel: \(text) is not a number") }
+                    try producer.set(name, v)
+                default:
+                    // Not declared: the producer says so in its own words (podium.* included).
+                    if let v = Double(text) { try producer.set(name, v) } else { try producer.setString(name, text) }
                 }
             } catch { print("\(error)") }
         case "get":
@@ -175,7 +180,7 @@ public final class ReplSession: @unchecked Sendable {
             let names = notes.map { Music.names[$0 % 12] + String($0 / 12 - 1) }.joined(separator: " ")
             print("\(Music.identify(notes) ?? "no chord") (\(names))")
         case "quit", "q":
-            if let dir = recording?.recordingDirectory, !quitWarned {
+            if confirmsQuit, let dir = recording?.recordingDirectory, !quitWarned {
                 quitWarned = true
                 return print("recording to \(dir): :quit again to stop (the recording is kept)")
             }

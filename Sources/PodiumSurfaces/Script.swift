@@ -31,7 +31,7 @@ public struct Script: Sendable, Equatable {
         public var path: String
         public var line: Int
         public var message: String
-        public var description: String { "\(path):\(line): \(message)" }
+        public var description: String { line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)" }
     }
 
     public init(text: String, path: String = "<script>") throws {
@@ -60,8 +60,9 @@ public struct Script: Sendable, Equatable {
                     let base = (path as NSString).deletingLastPathComponent
                     action = .load(path: file.hasPrefix("/") || base.isEmpty ? file : base + "/" + file)
                 case ":set":
-                    guard words.count == 3, let v = Double(words[2]) else {
-                        throw ParseError(path: path, line: index + 1, message: "expected :set CHANNEL VALUE")
+                    guard words.count == 3 else { throw ParseError(path: path, line: index + 1, message: "expected :set CHANNEL VALUE") }
+                    guard let v = Double(words[2]) else {
+                        throw ParseError(path: path, line: index + 1, message: ":set \(words[1]): \(words[2]) is not a number")
                     }
                     action = .set(channel: String(words[1]), value: v)
                 default:
@@ -95,7 +96,8 @@ public struct Script: Sendable, Equatable {
     public init(contentsOf path: String) throws {
         let text: String
         do { text = try Engine.read(path) } catch {
-            throw ParseError(path: path, line: 0, message: error.description)
+            guard case let .unreadable(_, reason) = error else { throw error }
+            throw ParseError(path: path, line: 0, message: "cannot read: \(reason)")
         }
         try self.init(text: text, path: path)
         // A missing file is found now, not in the middle of the performance.

@@ -40,8 +40,7 @@ public final class ScriptPlayer: @unchecked Sendable {
                 do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
             case let .load(path):
                 do {
-                    let file = try Engine.read(path)
-                    _ = try driver.compile(path.hasSuffix(".csd") ? CSDSections(file).orchestra : file, source: path)
+                    _ = try driver.compile(try CSDSections.orchestra(ofFile: path), source: path)
                 } catch { onProblem?("line \(step.line): \(error)") }
             case let .score(statement):
                 do { try score.play(statement, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }

@@ -10,7 +10,7 @@ struct Check: ParsableCommand {
         checks orchestra code read from standard input: podium play runs this in a child process \
         before compiling live code, so that text that crashes Csound's parser, or leaves it by \
         longjmp (which aborts a performing Csound 6.18), never reaches the performing engine \
-        (exit 0 compiled, 1 errors, 2 such a fatal error).
+        (exit 0 compiled, 1 errors, 2 such a fatal error, 3 an init error in its global code).
         """)
 
     @Argument(help: "A .csd or .orc file (not with --stdin).")
@@ -59,7 +59,17 @@ struct Check: ParsableCommand {
         let runner = try Engine(options: EngineOptions(extra: ["-n"] + csoundOption))
         try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n", score: "f 0 1", name: "check"))
         try runner.start()
+        _ = runner.console.flush()
         _ = try? runner.compileOrchestra(text, source: "<stdin>")
         for _ in 0..<2 { _ = runner.performKsmps() }
+        // An init error in the global code (an ftgen that cannot open its file) fails the save
+        // like a compile error, with Csound's lines: the performing engine would print it with no
+        // file name after "compiled". Left out: the code did not compile here (it uses the
+        // performance's own globals), which the live compile judges.
+        let lines = runner.console.flush().map(\.text)
+        guard let first = lines.firstIndex(where: { $0.contains("INIT ERROR in instr 0") }) else { return }
+        let context = lines[max(0, first - 3)...].filter { !$0.isEmpty && !$0.contains("header init errors") }
+        for line in context.sorted(by: { a, _ in a.contains("INIT ERROR") }) { print(line) }
+        throw ExitCode(OrchestraCheck.CheckExit.initError)
     }
 }

@@ -232,6 +232,7 @@ struct Play: ParsableCommand {
         let session = ReplSession(driver: driver, reloader: reloader) { Terminal.output($0) }
         session.recording = recording
         session.presets = presets
+        session.confirmsQuit = interactive  // a pipe has nobody to answer "are you sure?"
         let repl = interactive ? ReadlineREPL(session: session, historyPath: ReplHistory.path) : nil
         if let repl {
             // Console lines go above the prompt, never through the line being typed.

@@ -55,11 +55,12 @@ struct EngineTests {
         #expect(try engine.string("echo") == "hello!")
     }
 
-    @Test("unknown channels are errors, never silently created")
+    @Test("unknown channels are errors, never silently created; a channel of the other kind says so (not \"unknown\")")
     func unknownChannel() throws {
         let engine = try startedEngine()
         #expect(throws: EngineError.unknownChannel("nope")) { try engine.setControl("nope", 1) }
-        #expect(throws: EngineError.unknownChannel("gain")) { try engine.setString("gain", "x") }
+        #expect(throws: EngineError.wrongKind(channel: "gain", isControl: true)) { try engine.setString("gain", "x") }
+        #expect(EngineError.wrongKind(channel: "gain", isControl: true).description == "gain is a control channel: it takes a number, not text")
         #expect(!engine.channels().contains { $0.name == "nope" })
     }
 

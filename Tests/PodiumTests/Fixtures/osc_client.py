@@ -7,6 +7,9 @@
   osc_client.py [--bind IP] PORT garbage COUNT SEED               random and mutated datagrams
   osc_client.py [--bind IP] PORT ask ADDRESS ARG...               send, print the first reply
   osc_client.py [--bind IP] PORT listen SECONDS                   subscribe, print what arrives
+  osc_client.py [--bind IP] PORT stream COUNT HZ SECONDS ADDRESS ARG...
+                                                                  subscribe, send COUNT messages at HZ (a controller
+                                                                  streaming), print what arrives until SECONDS after
   osc_client.py [--bind IP] PORT serve                            read "MODE ARG..." lines from stdin, answer "ok"
                                                                   (a warm client: no start-up delay per send)
 
@@ -37,6 +40,28 @@ def message(address, args):
             continue
         b.add_arg(v, "f" if isinstance(v, float) else ("i" if isinstance(v, int) else "s"))
     return b.build()
+
+
+def subscribed(sock, target, seconds, count=0, hz=1.0, data=None):
+    """Subscribes, sends `data` COUNT times at HZ, prints what arrives until SECONDS after the
+    last send (times: absolute when only listening, else from the first send), unsubscribes."""
+    sock.settimeout(0.01)
+    sock.sendto(message("/podium/subscribe", []).dgram, target)
+    start, sent = time.time(), 0
+    origin = start if count else 0.0
+    while True:
+        now = time.time()
+        if sent < count and now >= start + sent / hz:
+            sock.sendto(data, target)
+            sent += 1
+        if sent >= count and now > start + count / hz + seconds: break
+        try:
+            got, _ = sock.recvfrom(65536)
+        except socket.timeout:
+            continue
+        m = OscMessage(got)
+        print(f"{time.time() - origin:.4f}", m.address, *m.params, flush=True)
+    sock.sendto(message("/podium/unsubscribe", []).dgram, target)
 
 
 def main():
@@ -81,17 +106,10 @@ def run(argv):
             sock.sendto(d, target)
             if i % 500 == 499: time.sleep(0.002)  # paced: stay within the socket buffer
     elif mode == "listen":
-        sock.settimeout(0.2)
-        sock.sendto(message("/podium/subscribe", []).dgram, target)
-        end = time.time() + float(rest[0])
-        while time.time() < end:
-            try:
-                data, _ = sock.recvfrom(65536)
-            except socket.timeout:
-                continue
-            m = OscMessage(data)
-            print(f"{time.time():.4f}", m.address, *m.params, flush=True)
-        sock.sendto(message("/podium/unsubscribe", []).dgram, target)
+        subscribed(sock, target, float(rest[0]))
+    elif mode == "stream":
+        count, hz, seconds = int(rest[0]), float(rest[1]), float(rest[2])
+        subscribed(sock, target, seconds, count, hz, message(rest[3], rest[4:]).dgram)
     elif mode == "ask":
         sock.settimeout(2)
         sock.sendto(message(rest[0], rest[1:]).dgram, target)
