@@ -47,6 +47,14 @@ extension OSCSurface {
     }
 
     func reload(_ source: Endpoint) {
+        if let reloader {
+            switch reloader.reload() {
+            case .unchanged: return reply(to: source, "/podium/done", [.string("unchanged: nothing to compile")])
+            case let .compiled(_, instruments):
+                return reply(to: source, "/podium/done", [.string("compiled " + (instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", ")))])
+            case let .failed(message): return reply(to: source, "/podium/fail", [.string(message)])
+            }
+        }
         guard let file = orchestraFile else { return reply(to: source, "/podium/fail", [.string("no orchestra file to reload")]) }
         do {
             let text: String

@@ -88,6 +88,9 @@ public final class OSCSurface: @unchecked Sendable {
     public var recording: RecordingControl?
     /// Presets for `/podium/preset/save|load ,s NAME` (nil: answered with a failure).
     public var presets: Presets?
+    /// The orchestra file's hot reload: `/podium/reload` compiles what changed in the file,
+    /// nothing when it is unchanged (as a save does). Without it, the whole text is compiled.
+    public var reloader: HotReload?
 
     public var port: UInt16 { socket.port }
     public var stats: OSCStats { statsLock.withLock { _stats } }  // as of the last burst

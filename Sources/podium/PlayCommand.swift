@@ -186,26 +186,26 @@ struct Play: ParsableCommand {
             }
         }
 
+        // The file's hot reload: on saves (unless --no-watch), :reload and /podium/reload.
         var reloader: HotReload?
-        if !noWatch {
-            do {
-                let r = try HotReload(path: orchestra.file, driver: driver)
-                let file = orchestra.file
-                r.onOutcome = { outcome in
-                    switch outcome {
-                    case let .compiled(_, instruments):
-                        router.notice("\(file) saved: compiled \(instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", "))")
-                    case let .failed(message):
-                        router.notice("\(message)\npodium: (the previous version keeps playing)", level: .error)
-                    case .unchanged: break
-                    }
+        do {
+            let r = try HotReload(path: orchestra.file, driver: driver)
+            let file = orchestra.file
+            r.onOutcome = { outcome in
+                switch outcome {
+                case let .compiled(_, instruments):
+                    router.notice("\(file) saved: compiled \(instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", "))")
+                case let .failed(message):
+                    router.notice("\(message)\npodium: (the previous version keeps playing)", level: .error)
+                case .unchanged: break
                 }
-                try r.watch()
-                reloader = r
-            } catch {
-                Terminal.error("podium: not watching \(orchestra.file): \(error)")
             }
+            if !noWatch { try r.watch() }
+            reloader = r
+        } catch {
+            Terminal.error("podium: cannot reload \(orchestra.file) (saves, :reload, /podium/reload): \(error)")
         }
+        osc?.reloader = reloader
         let stop = DispatchSemaphore(value: 0)
         let stopping = Atomic<Bool>(false)
         var textPort: CsoundTextPort?
