@@ -89,6 +89,8 @@ def one_run(kind, server, count, rate, seed, tmp):
     podium.terminate()  # SIGTERM: a clean stop, statistics printed
     _, err = podium.communicate(timeout=seconds + 120)
     stopped = next((l for l in err.splitlines() if "stopped." in l), "")
+    with open(os.path.join(tmp, f"{kind}.stderr"), "w") as f:
+        f.write(err)
 
     def stat(label):
         m = re.search(label + r" (\d+)", stopped)
@@ -118,13 +120,14 @@ def main():
     ap.add_argument("--messages", type=int, default=1_000_000)
     ap.add_argument("--rate", type=float, default=10_000)
     ap.add_argument("--seed", type=int, default=18)
-    ap.add_argument("--keep", help="keep the runs' sessions (events.log, audio) in this directory")
+    ap.add_argument("--keep", help="keep the runs' sessions (events.log, audio) and podium's stderr in this directory")
+    ap.add_argument("--runs", default="control,fuzz", help="which runs (control,fuzz)")
     a = ap.parse_args()
     name = f"podium-fuzz-{os.getpid()}"
     jack, realtime = start_jack(name)
     tmp = a.keep or tempfile.mkdtemp()
     try:
-        rows = [one_run(kind, name, a.messages, a.rate, a.seed, tmp) for kind in ("control", "fuzz")]
+        rows = [one_run(kind, name, a.messages, a.rate, a.seed, tmp) for kind in a.runs.split(",")]
     finally:
         jack.terminate()
         jack.wait()
@@ -139,7 +142,7 @@ def main():
     for r in rows:
         print(f"| {r['run']} | {r['sent']:,} | {r['exit']} | {r['drops']} | {r['xruns']} | {r['longest']} | {r['silenced']} "
               f"| {r['clipped']} | {r['nonfinite']} | {r['peak']:.3f} | {answered(r)} |")
-    fuzz = rows[1]["kinds"]
+    fuzz = rows[-1]["kinds"]
     print("\nFuzz by kind: " + ", ".join(f"{k} {v:,}" for k, v in sorted(fuzz.items()) if k != "total") + "\n")
     if os.environ.get("FUZZ_BENCH_VERBOSE"):
         for r in rows:
