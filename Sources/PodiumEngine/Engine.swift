@@ -114,6 +114,15 @@ public final class Engine: @unchecked Sendable {
     /// Channels the host creates before start (markers the audio thread watches).
     static let mergedMarker = "podium.merged"
     static let scoredMarker = "podium.scored"
+    /// Instances active in the engine (all instruments), written every k-cycle by the host's
+    /// `podium_voices` instrument in a performance; the audio thread reads it for the voice limit.
+    static let voicesChannel = "podium.voices"
+    static let voicesInstrument = """
+    instr podium_voices
+      chnset active:k(0), "\(voicesChannel)"
+    endin
+    event_i "i", "podium_voices", 0, -1
+    """
     private var nextMarker = 0.0
 
     /// Code that marks when the audio thread has applied an async compile or score text.
@@ -134,6 +143,7 @@ public final class Engine: @unchecked Sendable {
     public func start() throws {
         _ = try controlChannelPointer(Engine.mergedMarker, create: true)
         _ = try controlChannelPointer(Engine.scoredMarker, create: true)
+        _ = try controlChannelPointer(Engine.voicesChannel, create: true)
         let (result, lines) = console.capturing { () -> Result<Void, Error> in Result { try api.start() } }
         if case let .failure(error) = result {
             let errs = Engine.errors(lines)
@@ -158,6 +168,7 @@ public final class Engine: @unchecked Sendable {
                         inputScale: api.zeroDBFS, outputScale: 1 / api.zeroDBFS,
                         mergedMarker: try! controlChannelPointer(Engine.mergedMarker),
                         scoredMarker: try! controlChannelPointer(Engine.scoredMarker),
+                        voices: try! controlChannelPointer(Engine.voicesChannel),
                         console: console.realtimeHandle)
     }
 
@@ -333,6 +344,8 @@ public final class Engine: @unchecked Sendable {
         // A live performance never ends by itself. Read after start: before it, Csound 6.18
         // takes this text as the whole score of a CSD and ends at once.
         try engine.readScore("f 0 z\n", source: "podium")
+        // Counts the voices for the audio thread's limit (host code: silent, the same in replay).
+        _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(Engine.voicesInstrument) }
         for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
         return engine
     }

@@ -19,6 +19,8 @@ public struct RTEngine: @unchecked Sendable {
     public let mergedMarker: UnsafeMutablePointer<Double>
     /// `podium.scored`: written by the marker note after each async score text.
     public let scoredMarker: UnsafeMutablePointer<Double>
+    /// `podium.voices`: the instances active at the last k-cycle (0 outside a performance).
+    public let voices: UnsafeMutablePointer<Double>
     /// The engine's console, for claiming the audio thread.
     public let console: RealtimeConsoleHandle
 

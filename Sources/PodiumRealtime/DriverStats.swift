@@ -36,6 +36,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     /// MIDI events dropped before Csound: not one complete channel message (a status byte
     /// 0x80–0xEF and exactly its data bytes, each below 0x80).
     public var malformedMIDI: UInt64
+    /// Notes refused at the voice limit (1000 active instances).
+    public var voiceLimited: UInt64
     /// String stores the audio thread put off to a later k-cycle (their channel's lock was
     /// held) and those it dropped (the queue of put-off stores was full).
     public var deferredStrings: UInt64
@@ -65,6 +67,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         clippedSamples = c(.clippedSamples)
         silencedCycles = c(.silencedCycles)
         malformedMIDI = c(.malformedMIDI)
+        voiceLimited = c(.voiceLimited)
         deferredStrings = c(.deferredStrings)
         droppedStrings = c(.droppedStrings)
         missingBuffers = c(.missingBuffers)
@@ -101,6 +104,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
             + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")
             + (malformedMIDI > 0 ? "malformed MIDI dropped \(malformedMIDI), " : "")
+            + (voiceLimited > 0 ? "notes refused at the voice limit \(voiceLimited), " : "")
             + (deferredStrings + droppedStrings > 0 ? "string stores deferred \(deferredStrings) (dropped \(droppedStrings)), " : "")
             + (missingBuffers > 0 ? "missing port buffers \(missingBuffers), " : "")
             + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "") + "silent callbacks \(silentCallbacks)"

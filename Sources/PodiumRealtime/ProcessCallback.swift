@@ -250,6 +250,13 @@ func applyDue(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart
 func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: inout Command, cycleStart: Int64) {
     switch command.kind {
     case .event:
+        // The voice limit: the engine's active instances at the last k-cycle, plus the notes
+        // this callback started since. Releases (negative p1) always pass. Not applied, not journaled.
+        if command.pfields[0] > 0,
+           RTEngine.load(engine.voices) + Double(s.pointee.eventsPerCallback - s.pointee.budget) >= s.pointee.maximumVoices {
+            counterAdd(s, .voiceLimited, 1)
+            return
+        }
         // With --sample-accurate the event starts at its own frame inside the k-cycle.
         // Csound turns p2 back into a sample count by truncation: a start that lands a hair
         // below a whole sample (floating point) would become the previous sample, which

@@ -11,6 +11,8 @@ public enum StatIndex: Int, CaseIterable {
     case deferredCommands, refusedTables, clippedSamples, silencedCycles, malformedMIDI
     /// The journal's k-cycle at the end of the longest callback (what it applied is there).
     case maxCallbackCycle
+    /// Notes refused because the engine already had `maximumVoices` instances active.
+    case voiceLimited
     /// String stores put off to a later k-cycle (the channel's lock was held), and those dropped
     /// (the queue of put-off stores was full); port buffers JACK returned as NULL (skipped).
     case deferredStrings, droppedStrings, missingBuffers
@@ -49,6 +51,9 @@ enum RTLimits {
     /// Notes and tables one callback starts at most: more wait for the next callback (counted),
     /// so that no burst of input can make one callback overrun by much.
     static var eventsPerCallback: Int { 128 }
+    /// Active instances (every instrument) beyond which new notes are refused, counted: a
+    /// stream of long notes must not grow memory and CPU without end (scsynth: 1024 nodes).
+    static var maximumVoices: Double { 1000 }
     /// String stores waiting for their channel's lock (retried at each k-cycle).
     static var deferredStringCapacity: Int { 64 }
     /// f statements from score text: table numbers and sizes (GEN routines run on the audio thread).
@@ -97,6 +102,7 @@ struct RTState: ~Copyable {
     /// RT: notes and tables this callback may still start (see RTLimits.eventsPerCallback).
     var budget = 0
     let eventsPerCallback = RTLimits.eventsPerCallback
+    let maximumVoices = RTLimits.maximumVoices
     let maximumTableNumber = RTLimits.maximumTableNumber
     let maximumTableSize = RTLimits.maximumTableSize
     /// RT → NRT: set once when the first non-finite output or the first clipped sample is

@@ -155,6 +155,31 @@ final class FuzzTests {
         #expect(eventually(2) { (try? level(driver)) ?? 0 > 0.1 }, "the note plays after the malformed bytes")
     }
 
+    @Test("a stream of long notes stops at the voice limit (1000 active instances): the rest refused and counted, releases still pass")
+    func voiceLimit() throws {
+        let driver = JackDriver(source: .text(orchestra: FuzzTests.orchestra, score: "", name: "voices.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        let before = driver.journal.count
+        // Silent, held until released; each its own fractional number (a held note with the
+        // same p1 would tie into the one playing).
+        for i in 0..<1200 { try producer.event([3 + Double(i + 1) / 10_000, 0, -1]) }
+        #expect(eventually(3) { driver.stats.voiceLimited > 0 }, "voices \((try? driver.engine.control("podium.voices")) ?? -1)")
+        Thread.sleep(forTimeInterval: 0.3)
+        let limited = Int(driver.stats.voiceLimited)
+        let started = driver.journal.follow(nil).lines.dropFirst(before).filter { $0.contains(" event 3.") }.count
+        #expect(started + limited == 1200, "\(started) started, \(limited) refused")
+        #expect((990...1000).contains(started), "about 1000 voices, the host's own counted: \(started)")
+        #expect(driver.stats.description.contains("notes refused at the voice limit \(limited)"))
+        // Releases pass at the limit, and free room for new notes.
+        for i in 0..<50 { try producer.event([-(3 + Double(i + 1) / 10_000), 0, 0]) }
+        Thread.sleep(forTimeInterval: 0.3)
+        try producer.event([3.5, 0, -1])
+        #expect(eventually(2) { driver.journal.follow(nil).lines.dropFirst(before).contains { $0.contains(" event 3.5 ") } })
+    }
+
     /// Xruns and k-cycles over `body`.
     func measure(_ driver: JackDriver, _ body: () -> Void) -> (xruns: UInt64, cycles: UInt64) {
         let before = driver.stats
