@@ -25,7 +25,7 @@ public final class TestJackServer: @unchecked Sendable {
         TestJackServer.quietJack
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/jackd")
-        p.arguments = ["-n", name, realtime ? "-R" : "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        p.arguments = ["-n", name, realtime && TestJackServer.realtimeAllowed ? "-R" : "-r", "-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -38,6 +38,19 @@ public final class TestJackServer: @unchecked Sendable {
         }
         throw TestFailure("jackd \(name) did not start")
     }
+
+    /// Whether this process may use real-time scheduling (SCHED_FIFO), as jackd -R needs:
+    /// without the privilege a server asked for -R runs with -r.
+    static let realtimeAllowed: Bool = {
+        var param = sched_param(sched_priority: 1)
+        let me = pthread_self()
+        var policy: Int32 = 0
+        var old = sched_param()
+        pthread_getschedparam(me, &policy, &old)
+        guard pthread_setschedparam(me, SCHED_FIFO, &param) == 0 else { return false }
+        pthread_setschedparam(me, policy, &old)
+        return true
+    }()
 
     /// libjack's "Cannot connect to server socket" while a server starts is expected here.
     static let quietJack: Void = {
