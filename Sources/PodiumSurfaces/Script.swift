@@ -24,6 +24,8 @@ public struct Script: Sendable, Equatable {
         public var time: Double
         public var action: Action
         public var line: Int
+        /// A note of a `chord` or `scale` line: it gets every p-field its instrument reads.
+        public var fromHelper = false
     }
     public var steps: [Step]
 
@@ -73,7 +75,8 @@ public struct Script: Sendable, Equatable {
                 do { statements = try ScoreLine.parse(text: String(line)) } catch {
                     throw ParseError(path: path, line: index + 1, message: "column \(error.column): \(error.message)")
                 }
-                for score in statements { steps.append(Step(time: time, action: .score(score), line: index + 1)) }
+                let helper = line.hasPrefix("chord") || line.hasPrefix("scale")
+                for score in statements { steps.append(Step(time: time, action: .score(score), line: index + 1, fromHelper: helper)) }
                 continue
             }
             steps.append(Step(time: time, action: action, line: index + 1))

@@ -43,7 +43,9 @@ public final class ScriptPlayer: @unchecked Sendable {
                     _ = try driver.compile(try CSDSections.orchestra(ofFile: path), source: path)
                 } catch { onProblem?("line \(step.line): \(error)") }
             case let .score(statement):
-                do { try score.play(statement, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
+                // chord/scale notes: every p-field the instrument reads (as at the REPL), no warning per note.
+                let full = step.fromHelper ? PFields.padded(statement, orchestras: driver.engine.orchestraTexts) : statement
+                do { try score.play(full, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
             }
         }
         return true

@@ -38,6 +38,22 @@ final class ScriptTests {
         #expect { try Script(text: ":play x") } throws: { "\($0)".contains("known: :set, :load, :quit") }
     }
 
+    @Test("a script's chord gives its instrument every p-field it reads (no warning per note); a plain i line is sent as written")
+    func chordPFields() throws {
+        let driver = JackDriver(source: .text(orchestra: JackSuites.JackDriverTests.orchestra, score: "", name: "chords.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false))
+        try driver.start()
+        defer { driver.stop() }
+        _ = try driver.compile("instr 7\n iamp = p5 > 0 ? p5 : 0.1\n outs a(0), a(0)\nendin\n", source: "test")
+        let before = driver.journal.count
+        let script = try Script(text: "@0 chord c4 maj 0 0.1 7\n@0.1 i7 0 0.1 440\n")
+        #expect(ScriptPlayer(script: script, driver: driver).run(startFrame: driver.frameTime, sampleRate: driver.engine.sampleRate, shouldStop: { false }))
+        #expect(eventually(2) { driver.journal.follow(nil).lines.dropFirst(before).filter { $0.contains(" event 7.0 ") }.count == 4 })
+        let events = driver.journal.follow(nil).lines.dropFirst(before).filter { $0.contains(" event 7.0 ") }
+        #expect(events.prefix(3).allSatisfy { $0.split(separator: " ").count == 2 + 5 }, "chord notes with p1…p5: \(events)")
+        #expect(events.last?.split(separator: " ").count == 2 + 4, "the i line as written: \(events)")
+    }
+
     @Test("a script's :load compiles the file at its time: new notes use the new instrument")
     func loadSwaps() throws {
         let dir = Paths.temporaryDirectory()
