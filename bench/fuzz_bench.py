@@ -14,6 +14,8 @@ import argparse, array, json, math, os, re, shutil, socket, subprocess, sys, tem
 
 from pythonosc import osc_message_builder
 
+import podium_bench  # beside this file: its sox reader
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PODIUM = os.path.join(ROOT, ".build", "release", "podium")
 FUZZER = os.path.join(ROOT, "Tests", "PodiumTests", "Fixtures", "input_fuzz.py")
@@ -54,9 +56,8 @@ def start_jack(name):
 
 
 def samples(path):
-    raw = subprocess.run(["sox", path, "-t", "f32", "-"], capture_output=True, check=True).stdout
     a = array.array("f")
-    a.frombytes(raw)
+    a.frombytes(podium_bench.samples(path))
     return a
 
 

@@ -70,10 +70,11 @@ enum ChildProcess {
         var written = 0, writing = true, output: [UInt8] = []
         if input.isEmpty { shutdown(toChild, Int32(SHUT_WR)); writing = false }
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let deadline = now() + timeout
+        let deadline = ContinuousClock.now + .seconds(timeout)
         var timedOut = false
         while true {
-            let left = deadline - now()
+            let remaining = deadline - ContinuousClock.now
+            let left = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) * 1e-18
             if left <= 0 { timedOut = true; break }
             var fds = [pollfd(fd: fromChild, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: writing ? toChild : -1, events: Int16(POLLOUT), revents: 0)]
@@ -97,11 +98,5 @@ enum ChildProcess {
         // WIFSIGNALED / WEXITSTATUS, spelled out (the C macros do not import).
         let signal = status & 0x7f
         return (signal != 0 && signal != 0x7f ? .signal(signal) : .status((status >> 8) & 0xff), output)
-    }
-
-    private static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

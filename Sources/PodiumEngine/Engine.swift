@@ -344,16 +344,16 @@ public final class Engine: @unchecked Sendable {
         // A live performance never ends by itself. Read after start: before it, Csound 6.18
         // takes this text as the whole score of a CSD and ends at once.
         try engine.readScore("f 0 z\n", source: "podium")
-        // Counts the voices for the audio thread's limit (host code: silent, the same in replay).
-        _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(Engine.voicesInstrument) }
-        // vco2 builds its band-limited tables at its first note, inside the callback (17–23 ms
-        // of a 5.3 ms period measured here); built now, before the client is activated, the first
-        // callback takes 0.3 ms. The same tables: vco2init's defaults are what vco2 builds itself.
-        // Not when the orchestra calls vco2init itself (again while its tables exist crashes).
+        // Host code, one compile: `podium_voices` counts the voices for the audio thread's limit
+        // (silent, the same in replay). And vco2 builds its band-limited tables at its first
+        // note, inside the callback (17–23 ms of a 5.3 ms period measured here); built now,
+        // before the client is activated, the first callback takes 0.3 ms. The same tables:
+        // vco2init's defaults are what vco2 builds itself. Not when the orchestra calls vco2init
+        // itself (again while its tables exist crashes).
         let texts = engine.orchestraTexts + liveOrchestras
-        if texts.contains(where: { $0.contains("vco2") }) && !texts.contains(where: { $0.contains("vco2init") }) {
-            _ = try engine.checked(source: "podium host code") { engine.api.compileOrc("giPodiumVco2 vco2init 31\n") }
-        }
+        let vco2 = texts.contains(where: { $0.contains("vco2") }) && !texts.contains(where: { $0.contains("vco2init") })
+        let host = Engine.voicesInstrument + (vco2 ? "\ngiPodiumVco2 vco2init 31\n" : "\n")
+        _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(host) }
         for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
         return engine
     }

@@ -75,7 +75,7 @@ public struct Script: Sendable, Equatable {
                 do { statements = try ScoreLine.parse(text: String(line)) } catch {
                     throw ParseError(path: path, line: index + 1, message: "column \(error.column): \(error.message)")
                 }
-                let helper = line.hasPrefix("chord") || line.hasPrefix("scale")
+                let helper = Music.isExpansion(String(line))
                 for score in statements { steps.append(Step(time: time, action: .score(score), line: index + 1, fromHelper: helper)) }
                 continue
             }
