@@ -144,6 +144,7 @@ public final class Engine: @unchecked Sendable {
         _ = try controlChannelPointer(Engine.mergedMarker, create: true)
         _ = try controlChannelPointer(Engine.scoredMarker, create: true)
         _ = try controlChannelPointer(Engine.voicesChannel, create: true)
+        for name in ClockChannels.names { _ = try controlChannelPointer(name, create: true) }
         let (result, lines) = console.capturing { () -> Result<Void, Error> in Result { try api.start() } }
         if case let .failure(error) = result {
             let errs = Engine.errors(lines)
@@ -169,6 +170,7 @@ public final class Engine: @unchecked Sendable {
                         mergedMarker: try! controlChannelPointer(Engine.mergedMarker),
                         scoredMarker: try! controlChannelPointer(Engine.scoredMarker),
                         voices: try! controlChannelPointer(Engine.voicesChannel),
+                        clock: ClockChannels(ClockChannels.names.map { try! controlChannelPointer($0) }),
                         console: console.realtimeHandle)
     }
 

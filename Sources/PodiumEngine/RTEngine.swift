@@ -21,6 +21,8 @@ public struct RTEngine: @unchecked Sendable {
     public let scoredMarker: UnsafeMutablePointer<Double>
     /// `podium.voices`: the instances active at the last k-cycle (0 outside a performance).
     public let voices: UnsafeMutablePointer<Double>
+    /// The beat clock's channels (`podium.tempo`, `podium.beat` …), set before every k-cycle.
+    public let clock: ClockChannels
     /// The engine's console, for claiming the audio thread.
     public let console: RealtimeConsoleHandle
 
@@ -87,5 +89,29 @@ public struct RTEngine: @unchecked Sendable {
     @_noLocks @_noAllocation @inline(__always)
     public static func load(_ channel: UnsafeMutablePointer<Double>) -> Double {
         _unsafePerformance { podium_channel_load(channel) }
+    }
+}
+
+/// The channels through which an orchestra reads the host's beat clock.
+public struct ClockChannels: @unchecked Sendable {
+    public static let names = ["podium.tempo", "podium.beat", "podium.bar", "podium.phase", "podium.quantum"]
+    /// Beats per minute.
+    public let tempo: UnsafeMutablePointer<Double>
+    /// Beats since the performance began, at the k-cycle's first frame (fractional).
+    public let beat: UnsafeMutablePointer<Double>
+    /// Whole bars before this k-cycle (0 in the first bar).
+    public let bar: UnsafeMutablePointer<Double>
+    /// Beats into the bar, 0 ≤ phase < quantum.
+    public let phase: UnsafeMutablePointer<Double>
+    /// Beats per bar.
+    public let quantum: UnsafeMutablePointer<Double>
+
+    public init(_ pointers: [UnsafeMutablePointer<Double>]) {
+        precondition(pointers.count == ClockChannels.names.count)
+        tempo = pointers[0]
+        beat = pointers[1]
+        bar = pointers[2]
+        phase = pointers[3]
+        quantum = pointers[4]
     }
 }

@@ -19,6 +19,7 @@ extension OSCSurface {
         }
         guard !targets.isEmpty else { return }
         for (address, values) in echoes.sorted(by: { $0.key < $1.key }) { send(address, values, to: targets) }
+        clockFeedback(targets)
         let engine = driver.engine
         for c in engine.channels() where c.isOutput && c.kind == .control && !c.name.hasPrefix("podium.") {
             // The value the audio thread copied after its last k-cycle (a bound output).

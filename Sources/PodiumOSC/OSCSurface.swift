@@ -91,6 +91,8 @@ public final class OSCSurface: @unchecked Sendable {
     /// The orchestra file's hot reload: `/podium/reload` compiles what changed in the file,
     /// nothing when it is unchanged (as a save does). Without it, the whole text is compiled.
     public var reloader: HotReload?
+    /// Live loops (`/podium/loop`), when the performance runs them.
+    public var loops: LiveLoops?
 
     public var port: UInt16 { socket.port }
     public var stats: OSCStats { statsLock.withLock { _stats } }  // as of the last burst
@@ -233,6 +235,9 @@ public final class OSCSurface: @unchecked Sendable {
         case "status": status(source)
         case "record": record(parts.count > 1 ? parts[1] : "", source)
         case "preset": preset(parts.count > 1 ? parts[1] : "", m, source)
+        case "tempo": tempo(m, source)
+        case "quant": quant(m, source)
+        case "loop": loop(parts.count > 1 ? parts[1] : "", m, source)
         case "subscribe":
             statsLock.withLock { _ = subscribers.insert(source) }
             reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)
@@ -269,7 +274,7 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        do { try score.play(.event(instrument: instrument, fields: fields), frame: frame) } catch {
+        do { try score.play(.event(instrument: instrument, fields: fields), frame: frame, quantize: quantize(frame)) } catch {
             switch error.kind {
             case .unknownTarget:
                 count { $0.unknownTargets += 1 }
@@ -290,7 +295,12 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
-        do { try score.play(text: text, frame: frame) } catch { bad(m, source, error.description) }
+        do {
+            // `@bar i1 0 1`: the text's own musical prefix, else the performance's `:quant`.
+            let (prefix, rest) = try TimePrefix.split(text, quantum: driver.clock.quantum)
+            try score.play(text: rest, frame: frame, quantize: prefix ?? quantize(frame))
+        } catch let error as InputError { bad(m, source, error.description) }
+        catch { bad(m, source, "\(error)") }
     }
 
     func setChannel(_ name: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {

@@ -37,6 +37,11 @@ func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
     s.pointee.momentaryCount = 0
     s.pointee.deferredStringCount = 0  // their storage belonged to the old engine
     s.pointee.misalignedPeriod.store(0, ordering: .relaxed)
+    // The beat goes on across a rebuild, at the new engine's period (journaled at its cycle 0).
+    if let e = new.engine {
+        s.pointee.clock.configure(ksmps: e.ksmps, sampleRate: new.sampleRate)
+        reportClock(s)
+    }
     s.pointee.engineHandover.store(handoverTakenValue(), ordering: .releasing)
 }
 

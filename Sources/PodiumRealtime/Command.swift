@@ -14,6 +14,18 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         /// An `f` statement (a function table): `pfields[0..<count]` as in a score, checked by
         /// `TableStatement.check`; the GEN routine runs on the audio thread.
         case table
+        /// A change to the beat clock (`ClockChange` in `pfields`): tempo, beats per bar,
+        /// position, running. Applied at a k-cycle boundary; the beat never jumps unless located.
+        case clock
+    }
+
+    /// When an event starts. `.frame`: at `frame` (0: the next k-cycle), p2 and p3 in seconds.
+    /// Musical timing, with p2 and p3 in beats at the tempo when it starts (as a Csound score
+    /// after `t`): `.beat` starts at beat `beat` + p2; `.grid` at the next multiple of `beat`
+    /// beats (1: the next beat; the quantum: the next bar) + p2, the grid point found by the
+    /// audio thread when it reads the command.
+    public enum Timing: UInt8, Sendable, BitwiseCopyable {
+        case frame = 0, beat, grid
     }
 
     public static let maxPFields = 16
@@ -34,6 +46,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
     public var lock: UnsafeMutablePointer<Int32>? = nil
     public var count: Int32
     public var pfields: InlineArray<16, Double>
+    /// Musical timing (see `Timing`); `beat` is its beat or grid.
+    public var timing: Timing = .frame
+    public var beat: Double = 0
 
     public init(kind: Kind, id: UInt64 = 0, frame: Int64 = 0, channel: UnsafeMutablePointer<Double>? = nil,
                 value: Double = 0, pfields: [Double] = []) {
@@ -71,9 +86,32 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         Command(kind: .event, id: id, frame: frame, pfields: pfields)
     }
 
+    /// Kind and timing tests the audio thread can make (a switch: no Equatable witness).
+    var isEvent: Bool {
+        @_noLocks @_noAllocation get { switch kind { case .event: return true; default: return false } }
+    }
+    var onGrid: Bool {
+        @_noLocks @_noAllocation get { switch timing { case .grid: return true; default: return false } }
+    }
+    var onBeat: Bool {
+        @_noLocks @_noAllocation get { switch timing { case .beat: return true; default: return false } }
+    }
+
     /// The p-fields an event or table carries.
     public var fields: [Double] {
         (0..<Int(max(0, min(count, Int32(Command.maxPFields))))).map { pfields[$0] }
+    }
+
+    /// A change to the beat clock: each part that is not nil.
+    public static func clock(tempo: Double? = nil, quantum: Double? = nil, locate beat: Double? = nil,
+                             running: Bool? = nil, frame: Int64 = 0) -> Command {
+        var c = Command(kind: .clock, frame: frame)
+        c.count = 4
+        c.pfields[0] = tempo ?? 0
+        c.pfields[1] = quantum ?? 0
+        c.pfields[2] = beat ?? -1
+        c.pfields[3] = running.map { $0 ? 1 : 0 } ?? -1
+        return c
     }
 
     public static func set(_ channel: UnsafeMutablePointer<Double>, to value: Double, id: UInt64 = 0, frame: Int64 = 0) -> Command {
@@ -91,6 +129,7 @@ public struct Applied: Sendable, BitwiseCopyable {
         case stale            // dropped: made for an engine that has since been replaced
         case midi             // a MIDI message given to Csound: `command.pfields` holds its bytes, `command.count` how many
         case tableRefused     // an f statement not applied: its table exists with another size (`command.value` holds that size)
+        case clock            // the beat clock re-anchored at the start of `cycle`: `command.pfields` holds its `ClockState` (tempo, quantum, beat, running)
     }
     public var kind: Kind
     public var id: UInt64

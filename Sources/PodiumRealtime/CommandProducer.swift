@@ -31,9 +31,11 @@ public final class CommandProducer: @unchecked Sendable {
     /// A score event now (or at `frame`).
     // Thread: this producer's thread
     @discardableResult
-    public func event(_ pfields: [Double], frame: Int64 = 0) throws(InputError) -> UInt64? {
+    public func event(_ pfields: [Double], frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) -> UInt64? {
         try InputCheck.note(pfields)
-        return try post(.event(pfields, frame: frame))
+        var c = Command.event(pfields, frame: frame)
+        quantize.time(&c)
+        return try post(c)
     }
 
     /// An f statement (a function table) now (or at `frame`).

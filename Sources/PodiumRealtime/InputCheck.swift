@@ -81,8 +81,55 @@ public enum InputCheck {
             try number(c.value, "a channel value")
         case .setString:
             guard c.count >= 0, Int(c.count) < Command.maxPFields * 8 else { throw InputError("a string of \(c.count) bytes does not fit a command") }
+        case .clock:
+            if c.pfields[0] != 0 { try tempo(c.pfields[0]) }
+            if c.pfields[1] != 0 { try quantum(c.pfields[1]) }
+            if c.pfields[2] != -1 { try beat(c.pfields[2], "the beat to move to") }
+            guard [-1, 0, 1].contains(c.pfields[3]) else { throw InputError("the clock's running state is \(describe(c.pfields[3]))") }
         }
         guard c.frame >= 0 else { throw InputError("a negative frame (\(c.frame))") }
+        switch c.timing {
+        case .frame: break
+        case .beat: try beat(c.beat, "the beat")
+        case .grid: try grid(c.beat)
+        }
+        if c.timing != .frame, c.kind == .event, c.count > 1 { try beat(c.pfields[1], "p2 (start, in beats)") }
+    }
+
+    /// Tempo limits, in beats per minute.
+    public static let tempoRange = 1.0...999.0
+    /// The most beats per bar.
+    public static let maximumQuantum = 64.0
+    /// The longest grid or loop, in beats; the furthest beat a command may wait for.
+    public static let maximumGrid = 1024.0
+    public static let maximumBeat = 1e9
+
+    /// A tempo in BPM: from 1 to 999.
+    public static func tempo(_ v: Double) throws(InputError) {
+        guard v.isFinite, tempoRange.contains(v) else {
+            throw InputError("tempo \(describe(v)): a tempo runs from \(describe(tempoRange.lowerBound)) to \(describe(tempoRange.upperBound)) BPM")
+        }
+    }
+
+    /// Beats per bar: a whole number from 1 to 64.
+    public static func quantum(_ v: Double) throws(InputError) {
+        guard v.isFinite, v >= 1, v <= maximumQuantum, v == v.rounded() else {
+            throw InputError("\(describe(v)) beats per bar: a bar holds a whole number of beats from 1 to \(describe(maximumQuantum))")
+        }
+    }
+
+    /// A quantization grid or a loop's length, in beats: more than 0, at most 1024.
+    public static func grid(_ v: Double, _ what: String = "a grid") throws(InputError) {
+        guard v.isFinite, v > 0, v <= maximumGrid else {
+            throw InputError("\(what) of \(describe(v)) beats: it runs from more than 0 to \(describe(maximumGrid)) beats")
+        }
+    }
+
+    /// A beat position or a start in beats: finite, not negative.
+    public static func beat(_ v: Double, _ what: @autoclosure () -> String) throws(InputError) {
+        guard v.isFinite, v >= 0, v <= maximumBeat else {
+            throw InputError("\(what()) is \(describe(v)): beats count from 0")
+        }
     }
 
     /// One complete MIDI channel message: a status byte 0x80–0xEF followed by exactly its data

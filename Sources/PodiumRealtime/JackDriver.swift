@@ -58,6 +58,9 @@ public final class JackDriver: @unchecked Sendable {
     var reportedNonFinite = false
     var reportedClipping = false
 
+    /// The performance's quantization of score lines from every surface (`:quant`, `/podium/quant`).
+    public let quantization = Mutex<Quantize>(.now)
+
     /// Everything applied, from the engine's start, with k-cycles (sessions record it).
     public let journal = Journal()
 
@@ -107,6 +110,7 @@ public final class JackDriver: @unchecked Sendable {
             let engine = try makeEngine(sampleRate: api.sampleRate, ksmps: ksmps)
             lock.withLock { _engine = engine }
             journal.engine(ksmps: ksmps, after: 0)
+            state.pointee.clock = BeatClock(tempo: jackOptions.tempo, quantum: jackOptions.quantum)  // inactive: ours to set
             try handOver(engine, generation: lock.withLock { generation })  // inactive: a direct swap
             try attach(api)
         } catch {

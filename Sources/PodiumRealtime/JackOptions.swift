@@ -14,6 +14,9 @@ public struct JackOptions: Sendable {
     /// The output safety limit, as an amplitude (1: 0 dBFS); nil: no clipping. Non-finite
     /// output is silenced either way (see `OutputGuard`).
     public var outputLimit: Double? = 1
+    /// The beat clock's first tempo (BPM) and beats per bar.
+    public var tempo = BeatClock.defaultTempo
+    public var quantum = BeatClock.defaultQuantum
 
     // Thread: any
     public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil,

@@ -12,6 +12,8 @@ import Foundation
 ///     <cycle> eval "<code>"                  (host questions: global code, not orchestra)
 ///     <cycle> score "<text>"
 ///     <cycle> midi 90 3c 64                  a MIDI message from the JACK MIDI port (hex bytes)
+///     <cycle> clock <tempo> <quantum> <beat> <running>   the beat clock from this k-cycle on
+///                                            (tempo, beats per bar, beat at the k-cycle, 1/0)
 ///     <cycle> sync                           events.log is complete through this k-cycle
 ///                                            (written about once a second; repair and replay
 ///                                            after a crash trust the audio only that far)
@@ -34,11 +36,12 @@ public enum JournalLine: Equatable, Sendable {
     case engine(cycle: Int64, ksmps: Int)
     case sync(cycle: Int64)
     case midi(cycle: Int64, bytes: [UInt8])
+    case clock(cycle: Int64, state: ClockState)
 
     public var cycle: Int64 {
         switch self {
         case let .event(c, _), let .table(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
-             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _): return c
+             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _), let .clock(c, _): return c
         }
     }
 
@@ -55,6 +58,7 @@ public enum JournalLine: Equatable, Sendable {
         case let .engine(c, k): return "\(c) engine \(k)"
         case let .sync(c): return "\(c) sync"
         case let .midi(c, b): return "\(c) midi " + b.map { String(format: "%02x", $0) }.joined(separator: " ")
+        case let .clock(c, st): return "\(c) clock \(st.tempo) \(st.quantum) \(st.beat) \(st.running ? 1 : 0)"
         }
     }
 
@@ -104,6 +108,9 @@ public enum JournalLine: Equatable, Sendable {
                 b.append(v)
             }
             return .midi(cycle: cycle, bytes: b)
+        case "clock":
+            let tempo = try number(), quantum = try number(), beat = try number(), running = try number()
+            return .clock(cycle: cycle, state: ClockState(tempo: tempo, quantum: quantum, beat: beat, running: running != 0))
         case "engine":
             guard let k = Int(word()) else { throw JournalError.malformed(String(line), "no ksmps") }
             return .engine(cycle: cycle, ksmps: k)
@@ -269,6 +276,8 @@ public final class Journal: @unchecked Sendable {
                 case .momentary:
                     guard let ch = c.channel, let name = names[ch] else { return }
                     append(.momentary(cycle: a.cycle, channel: name, value: c.value))
+                case .clock:
+                    break  // reported as `.clock` with the clock's new state
                 case .setString:
                     guard let s = c.storage, let name = names[s.assumingMemoryBound(to: Double.self)] else { return }
                     var pf = c.pfields
@@ -286,6 +295,9 @@ public final class Journal: @unchecked Sendable {
                 var pf = a.command.pfields
                 let bytes = withUnsafeBytes(of: &pf) { Array($0.prefix(Int(a.command.count))) }
                 append(.midi(cycle: a.cycle, bytes: bytes))
+            case .clock:
+                let p = a.command.pfields
+                append(.clock(cycle: a.cycle, state: ClockState(tempo: p[0], quantum: p[1], beat: p[2], running: p[3] != 0)))
             case .scheduleFull, .stale, .tableRefused:
                 break
             }

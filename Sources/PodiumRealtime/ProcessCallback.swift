@@ -5,9 +5,10 @@ import PodiumEngine
 //   1. take what the driver offered (engine bundle, recording tap, bindings: Adoption.swift);
 //      fetch each port buffer once (JackCallbacks.swift)
 //   2. drain every command ring: immediate commands apply now, future ones wait in `schedule`
-//   3. for each k-cycle in the period: apply due commands, copy JACK in → spin,
+//   3. for each k-cycle in the period: apply due commands (by frame or by beat), publish the
+//      beat clock to its channels, copy JACK in → spin,
 //      csoundPerformKsmps, reset momentaries, note merged compiles, copy spout → JACK out
-//   4. statistics
+//   4. publish the clock for other threads; statistics
 // No allocation, no locks, no reference counting, no Foundation: the compiler checks it.
 
 /// The process callback JACK calls; `arg` is the `RTState`.
@@ -73,6 +74,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         let cycleStart = frameTime + Int64(k)
         if s.pointee.deferredStringCount > 0 { retryDeferredStrings(s) }
         if s.pointee.scheduled > 0 { applyDue(s, engine, cycleStart: cycleStart, ksmps: ksmps) }
+        s.pointee.clock.publish(engine.clock)  // the orchestra reads the beat of this k-cycle
 
         // JACK input (-1…1 floats, one buffer per port) → spin (interleaved, 0dBFS units).
         let spin = engine.spin
@@ -107,6 +109,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         _ = engine.performKsmps()
         if let table = s.pointee.bindings { readBoundOutputs(table) }
         s.pointee.cycle += 1
+        s.pointee.clock.advance()
 
         // A momentary channel is 1 for exactly the k-cycle it was set in.
         for i in 0..<s.pointee.momentaryCount {
@@ -152,6 +155,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         }
         k += ksmps
     }
+    publishClock(s, frame: frameTime + Int64(n))
     s.pointee.cycleNow.store(s.pointee.cycle, ordering: .releasing)  // after this period's reports
     // Ports beyond the orchestra's channels stay silent.
     for c in outs..<s.pointee.outCount { outputs[c]?.update(repeating: 0, count: n) }
@@ -191,141 +195,6 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         }
     }
     return i
-}
-
-/// Reads every producer's ring. Commands due now apply before the first k-cycle; later ones wait.
-// Thread: RT
-@_noLocks @_noAllocation
-func drainCommands(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64, ksmps: Int) {
-    let count = s.pointee.ringCount.load(ordering: .acquiring)
-    var command = Command.zero
-    for r in 0..<count {
-        guard let ring = s.pointee.rings[r] else { continue }
-        // Past the budget, what is left waits in the ring for the next callback (in order).
-        while s.pointee.budget > 0, withUnsafeMutableBytes(of: &command, { ring.read(into: $0.baseAddress!) }) {
-            if command.generation != s.pointee.generation {
-                report(s, Applied(kind: .stale, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
-                continue
-            }
-            if command.frame > cycleStart + Int64(ksmps) - 1 {
-                if s.pointee.scheduled < s.pointee.scheduleCapacity {
-                    s.pointee.schedule[s.pointee.scheduled] = command
-                    s.pointee.scheduled += 1
-                    continue
-                }
-                counterAdd(s, .scheduleFull, 1)
-                report(s, Applied(kind: .scheduleFull, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
-            } else if command.frame != 0 && command.frame < cycleStart {
-                counterAdd(s, .lateCommands, 1)
-            }
-            apply(s, engine, &command, cycleStart: cycleStart)
-        }
-        if s.pointee.budget <= 0, ring.hasRecord { counterAdd(s, .deferredCommands, 1) }
-    }
-}
-
-/// Applies scheduled commands whose frame falls in this k-cycle (or has passed).
-// Thread: RT
-@_noLocks @_noAllocation
-func applyDue(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64, ksmps: Int) {
-    var i = 0
-    while i < s.pointee.scheduled {
-        if s.pointee.budget <= 0 {
-            counterAdd(s, .deferredCommands, 1)  // due commands stay scheduled for the next callback
-            return
-        }
-        if s.pointee.schedule[i].frame < cycleStart + Int64(ksmps) {
-            var command = s.pointee.schedule[i]
-            s.pointee.scheduled -= 1
-            s.pointee.schedule[i] = s.pointee.schedule[s.pointee.scheduled]
-            apply(s, engine, &command, cycleStart: cycleStart)
-        } else {
-            i += 1
-        }
-    }
-}
-
-// Thread: RT
-@_noLocks @_noAllocation
-func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: inout Command, cycleStart: Int64) {
-    switch command.kind {
-    case .event:
-        // The voice limit: the engine's active instances at the last k-cycle, plus the notes
-        // this callback started since. Releases (negative p1) always pass. Not applied, not journaled.
-        if command.pfields[0] > 0,
-           RTEngine.load(engine.voices) + Double(s.pointee.eventsPerCallback - s.pointee.budget) >= s.pointee.maximumVoices {
-            counterAdd(s, .voiceLimited, 1)
-            return
-        }
-        // With --sample-accurate the event starts at its own frame inside the k-cycle.
-        // Csound turns p2 back into a sample count by truncation: a start that lands a hair
-        // below a whole sample (floating point) would become the previous sample, which
-        // Csound reads as the last frame of the cycle. A quarter sample keeps it on its frame.
-        // And Csound 6.18 picks the k-cycle that activates an event by rounding its time to the
-        // nearest k-cycle, then places it at (time mod ksmps) inside that cycle: an offset in
-        // the second half of a cycle would sound one k-cycle late. Asking for one ksmps earlier
-        // (a negative p2) activates it now, at the same offset.
-        // Csound 6.18 crashes (a negative copy length in kperf) when a note started with a
-        // negative p2 ends, by its p2 + p3, inside the k-cycle it starts in (measured: p2 = -96,
-        // p3 = 240 frames at ksmps 256). Such a note — shorter than about one and a half
-        // k-cycles — is lengthened to end one sample after the k-cycle.
-        if s.pointee.sampleAccurate && command.count > 1 {
-            var offset = command.frame > cycleStart ? Double(command.frame - cycleStart) : 0
-            let ksmps = Double(engine.ksmps)
-            if offset >= ksmps / 2 && (command.count <= 2 || command.pfields[2] != 0) {
-                offset -= ksmps
-                if command.count > 2 && command.pfields[2] > 0 {
-                    let sr = s.pointee.sampleRate
-                    let minimum = ksmps - (offset + 0.25) + 1   // p2 + p3 past the end of the k-cycle
-                    if command.pfields[2] * sr < minimum { command.pfields[2] = minimum / sr }
-                }
-            }
-            command.pfields[1] += (offset + 0.25) / s.pointee.sampleRate
-        }
-        let count = Int(command.count)
-        withUnsafeBytes(of: &command.pfields) { p in
-            engine.scoreEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
-        }
-        s.pointee.budget -= 1
-    case .table:
-        // A table weighs on the budget by its work: two of the largest score text may build
-        // fill a callback's budget (the GEN routine runs here, on the audio thread).
-        s.pointee.budget -= 1 + Int(TableStatement.cost(gen: command.pfields[3], size: command.pfields[2],
-                                                          arguments: Int(command.count) - 4) / 1024)
-        // Csound 6.18 frees a table that an f statement redefines at another size, under any
-        // note reading it: such a redefinition is refused (checked producers keep the numbers
-        // whole and in range). The same size rewrites the table in place.
-        let number = command.pfields[0], size = command.pfields[2]
-        guard number >= 1, number <= s.pointee.maximumTableNumber, size >= 1, size <= s.pointee.maximumTableSize else { return }
-        let existing = engine.tableLength(Int32(number))
-        let wanted = Int32(size)
-        let length = wanted > 1 && (wanted - 1) & (wanted - 2) == 0 ? wanted - 1 : wanted  // a guard point is not counted
-        if existing > 0 && existing != length {
-            var refused = Applied(kind: .tableRefused, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command)
-            refused.command.value = Double(existing)
-            report(s, refused)
-            counterAdd(s, .refusedTables, 1)
-            return
-        }
-        let count = Int(command.count)
-        withUnsafeBytes(of: &command.pfields) { p in
-            engine.tableEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
-        }
-    case .setControl:
-        if let ch = command.channel { RTEngine.store(ch, command.value) }
-    case .setString:
-        storeString(s, command)
-    case .momentary:
-        if let ch = command.channel {
-            RTEngine.store(ch, command.value)
-            if s.pointee.momentaryCount < s.pointee.momentaryCapacity {
-                s.pointee.momentary[s.pointee.momentaryCount] = ch
-                s.pointee.momentaryCount += 1
-            }
-        }
-    }
-    counterAdd(s, .commands, 1)
-    report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command))
 }
 
 /// A marker as a command id; 0 for anything that is not a marker the host wrote (the

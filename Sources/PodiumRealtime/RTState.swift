@@ -156,6 +156,12 @@ struct RTState: ~Copyable {
     /// NRT side change what Csound reads between two callbacks (string channels).
     let callbackSeq = Atomic<UInt64>(0)
 
+    /// RT: the beat clock (tempo, quantum, the beat of each k-cycle). NRT sets the first tempo
+    /// before activation; after that only the callback changes it (`.clock` commands).
+    var clock = BeatClock()
+    /// RT → NRT: the clock once a period, for the surfaces and the loop scheduler.
+    let clockPublished = PublishedClock()
+
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>
 

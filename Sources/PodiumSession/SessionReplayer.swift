@@ -93,6 +93,7 @@ public final class SessionReplayer {
         var frames: Int64 = 0
         var compiled: [String] = []
         var previous: Engine?
+        var beatClock = BeatClock()  // as the callback's: journaled re-anchorings, published per k-cycle
         var lastReport = clock.now
         var block: [Float] = []
         block.reserveCapacity(8192 * max(info.outputs, 1))
@@ -113,6 +114,7 @@ public final class SessionReplayer {
             }
             let rt = engine.realtime
             let ksmps = engine.ksmps
+            beatClock.configure(ksmps: ksmps, sampleRate: Double(info.sampleRate))
             let outs = engine.outputChannels, ins = engine.inputChannels
             let scale = rt.outputScale
             var channels: [String: UnsafeMutablePointer<Double>] = [:]
@@ -157,6 +159,8 @@ public final class SessionReplayer {
                     case let .midi(_, bytes):
                         midi = bytes
                         _ = midi.withUnsafeBufferPointer { rt.console.queueMIDI($0.baseAddress!, count: $0.count) }
+                    case let .clock(_, state):
+                        beatClock.restore(state)
                     case .engine, .sync:
                         break
                     }
@@ -170,7 +174,9 @@ public final class SessionReplayer {
                         spin[i] = Double(Float(input.samples[start + i])) * rt.inputScale
                     }
                 }
+                beatClock.publish(rt.clock)
                 _ = engine.performKsmps()
+                beatClock.advance()
                 for p in momentary { RTEngine.store(p, 0) }
                 momentary.removeAll(keepingCapacity: true)
                 cycle += 1

@@ -2,6 +2,7 @@
 ///   - `:command args` — REPL commands;
 ///   - score statements (`i1 0 2 440`, `i "bass" 0 1 .5`, `f`, `e` …) — score;
 ///   - `instr` / `opcode` opens a block that runs to `endin` / `endop`, then compiles;
+///   - `loop NAME BEATS` opens a live loop's body (score lines in beats) that runs to `end`;
 ///   - any other line is global orchestra code (`gkTempo init 120`) and compiles at once.
 /// An optional `@SECONDS` prefix times a line (scripted performances).
 public struct ReplInterpreter: Sendable {
@@ -13,12 +14,16 @@ public struct ReplInterpreter: Sendable {
         case problem(String)
         case code(String, firstLine: Int)
         case command(String, [String])
+        /// `loop NAME BEATS` … `end`: a live loop's definition (its body as typed).
+        case loop(name: String, beats: Double, body: String)
         /// Inside an instr/opcode block: more lines needed.
         case incomplete
         case nothing
     }
 
     private var block: [String] = []
+    /// The open block is a loop's body (its name and length), not orchestra code.
+    private var loopHeader: (name: String, beats: Double)?
     private var blockStart = 0
     private var lineNumber = 0
 
@@ -31,6 +36,16 @@ public struct ReplInterpreter: Sendable {
         lineNumber += 1
         let line = raw.trimmingCharacters()
         let firstWord = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+        if let header = loopHeader {
+            if firstWord == "end" {
+                loopHeader = nil
+                let body = block.dropFirst().joined(separator: "\n")
+                block = []
+                return .loop(name: header.name, beats: header.beats, body: body)
+            }
+            block.append(raw)
+            return .incomplete
+        }
         if !block.isEmpty {
             block.append(raw)
             if firstWord == "endin" || firstWord == "endop" {
@@ -44,6 +59,17 @@ public struct ReplInterpreter: Sendable {
         if line.hasPrefix(":") {
             let words = line.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             return .command(words.first ?? "", Array(words.dropFirst()))
+        }
+        if firstWord == "loop" {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard words.count == 3, let beats = Double(words[2]) else {
+                return .problem("usage: loop NAME BEATS, then score lines in beats, then end")
+            }
+            do { try LiveLoops.check(name: words[1], beats: beats) } catch { return .problem(error.description) }
+            block = [raw]
+            loopHeader = (words[1], beats)
+            blockStart = lineNumber
+            return .incomplete
         }
         if firstWord == "instr" || firstWord == "opcode" {
             block = [raw]

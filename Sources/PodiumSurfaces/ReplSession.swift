@@ -14,6 +14,8 @@ public final class ReplSession: @unchecked Sendable {
     let reloader: HotReload?
     /// Set by `:quit`.
     public private(set) var quitRequested = false
+    /// Live loops (`loop NAME BEATS` … `end`, `:loops`, `:stop`), when the performance runs them.
+    public var loops: LiveLoops?
     /// Session recording (`:record start|stop`), when the performance offers it.
     public var recording: RecordingControl?
     /// Where `:preset save|load` keeps presets (nil: presets are off).
@@ -24,7 +26,8 @@ public final class ReplSession: @unchecked Sendable {
     /// Whether `:quit` during a recording asks for confirmation (true for a terminal REPL).
     public var confirmsQuit = false
 
-    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord", ":quit"]
+    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord",
+                                  ":tempo", ":quant", ":loops", ":stop", ":quit"]
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -39,32 +42,44 @@ public final class ReplSession: @unchecked Sendable {
     /// Drops a half-typed instr block (Ctrl-C).
     public func cancelBlock() { interpreter = ReplInterpreter() }
 
-    /// The prompt: the performance's time, and whether a block is open.
+    /// The prompt: the performance's time, bar and beat (counted from 1, as JACK's BBT), and
+    /// whether a block is open.
     public var prompt: String {
         let s = driver.stats
         let e = driver.engine
         let seconds = Double(s.cycles) * Double(e.ksmps) / e.sampleRate
-        return interpreter.inBlock ? "      … " : String(format: "podium %.1fs ▸ ", seconds)
+        let (bar, beat) = ReplSession.barAndBeat(driver.beatNow, quantum: driver.clock.quantum)
+        return interpreter.inBlock ? "      … " : String(format: "podium %.1fs %d.%d ▸ ", seconds, bar, beat)
     }
 
     /// One line of input.
     public func handle(_ line: String) {
         RecentInputs.note("repl: \(line)")
-        switch interpreter.feed(line) {
+        // Musical time: the line's own `@bar`/`@beat`/`@now`, or the performance's `:quant`.
+        var quantize = driver.quantization.withLock { $0 }
+        var text = line
+        if !interpreter.inBlock {
+            do {
+                let (prefix, rest) = try TimePrefix.split(line, quantum: driver.clock.quantum)
+                if let prefix { quantize = prefix; text = rest }
+            } catch { return print(error.description) }
+        }
+        switch interpreter.feed(text) {
         case .nothing, .incomplete: return
-        case let .score(score): play(score)
+        case let .score(score): play(score, quantize)
         case let .scores(lines):
             // chord/scale: every p-field the instrument reads (0 for the optional ones), not a warning per note.
             let orchestras = driver.engine.orchestraTexts
-            lines.map { PFields.padded($0, orchestras: orchestras) }.forEach(play)
+            lines.map { PFields.padded($0, orchestras: orchestras) }.forEach { play($0, quantize) }
         case let .problem(message): print(message)
         case let .code(code, _): compile(code)
         case let .command(name, args): command(name, args)
+        case let .loop(name, beats, body): defineLoop(name, beats, body)
         }
     }
 
-    func play(_ statement: ScoreLine) {
-        do { try score.play(statement) } catch { print(error.description) }
+    func play(_ statement: ScoreLine, _ quantize: Quantize = .now) {
+        do { try score.play(statement, quantize: quantize) } catch { print(error.description) }
     }
 
     func compile(_ code: String) {
@@ -90,6 +105,10 @@ public final class ReplSession: @unchecked Sendable {
               :status         engine and audio statistics    :record start|stop  a session
               :preset save|load NAME   all input channels    :reset CHAN    back to its declared default
               :learn CHAN     bind the next MIDI controller  :chord         name the notes held on MIDI
+              :tempo [BPM]    the beat clock's tempo         :quant bar|beat|N|off  quantize score lines
+              @bar / @beat / @now LINE   one line on the next bar, beat, or now
+              loop NAME BEATS … end      a live loop (again: swaps at its next turn)
+              :loops          loops playing                  :stop [NAME]   stop a loop (all)
               :quit           stop (or Ctrl-D)
             """)
         case "load":
@@ -146,9 +165,7 @@ public final class ReplSession: @unchecked Sendable {
             let rows = numbers.map { "instr \($0)\(count(String($0)))" } + t.names.map { "instr \"\($0)\"\(count($0))" }
             print(rows.isEmpty ? "no instruments" : rows.joined(separator: "\n"))
         case "status":
-            let e = driver.engine
-            print("\(driver.description)\n\(driver.stats)")
-            _ = e
+            print("\(driver.description)\n\(clockLine)\n\(driver.stats)")
         case "record":
             guard let recording else { return print("recording is not available here") }
             switch args.first {
@@ -179,6 +196,8 @@ public final class ReplSession: @unchecked Sendable {
             if notes.isEmpty { return print("no notes held") }
             let names = notes.map { Music.names[$0 % 12] + String($0 / 12 - 1) }.joined(separator: " ")
             print("\(Music.identify(notes) ?? "no chord") (\(names))")
+        case "tempo", "quant", "loops", "stop":
+            timeCommand(name, args)
         case "quit", "q":
             if confirmsQuit, let dir = recording?.recordingDirectory, !quitWarned {
                 quitWarned = true

@@ -13,15 +13,15 @@ public struct ScoreInput: Sendable {
         self.producer = producer
     }
 
-    /// Plays one statement (at `frame`; 0: the next k-cycle).
+    /// Plays one statement (at `frame`; 0: the next k-cycle), or in musical time (p2 and p3 in beats).
     // Thread: the surface's own (one producer per thread)
-    public func play(_ statement: ScoreLine, frame: Int64 = 0) throws(InputError) {
+    public func play(_ statement: ScoreLine, frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) {
         let posted: UInt64?
         switch statement {
         case let .event(instrument, fields):
             if case let .number(n) = instrument { try InputCheck.instrument(n) }
             guard let p1 = driver.p1(for: instrument) else { throw InputError("unknown instrument \(instrument.text)", kind: .unknownTarget) }
-            posted = try producer.event([p1] + fields, frame: frame)
+            posted = try producer.event([p1] + fields, frame: frame, quantize: quantize)
         case let .table(fields):
             posted = try producer.table(fields, frame: frame)
         }
@@ -32,12 +32,12 @@ public struct ScoreInput: Sendable {
     /// Statements after one that fails to post (unknown instrument, ring full) still play; the
     /// errors come back together.
     // Thread: the surface's own
-    public func play(text: String, frame: Int64 = 0) throws(ScoreError) {
+    public func play(text: String, frame: Int64 = 0, quantize: Quantize = .now) throws(ScoreError) {
         RecentInputs.note("score: \(text.prefix(160))")
         let statements = try ScoreLine.parse(text: text)
         var problems: [String] = []
         for s in statements {
-            do { try play(s, frame: frame) } catch { problems.append(error.description) }
+            do { try play(s, frame: frame, quantize: quantize) } catch { problems.append(error.description) }
         }
         if !problems.isEmpty {
             let unique = problems.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }

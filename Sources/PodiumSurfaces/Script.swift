@@ -9,7 +9,9 @@ import PodiumRealtime
 ///     @1.5   :set amp 0.2      a channel value at 1.5 s
 ///     @2     i "lead" 0 1 60   named instruments too
 ///     @3     :load lead2.orc   compile an orchestra file (beside the script): a hot swap
-///     @4     :quit             end the performance
+///     @4     :tempo 128        the beat clock's tempo (and `:quant bar|beat|N|off`)
+///     @4     @bar i1 0 1 a4    the next bar after 4 s, p2 and p3 in beats (see `TimePrefix`)
+///     @6     :quit             end the performance
 ///
 /// Lines without `@` happen right after the previous one.
 public struct Script: Sendable, Equatable {
@@ -18,6 +20,9 @@ public struct Script: Sendable, Equatable {
         case set(channel: String, value: Double)
         /// Compile an orchestra file (its orchestra, for a .csd): instruments swap as on a save.
         case load(path: String)
+        /// The beat clock's tempo; the script's quantization of the score lines that follow.
+        case tempo(Double)
+        case quant(String)
         case quit
     }
     public struct Step: Sendable, Equatable {
@@ -26,6 +31,8 @@ public struct Script: Sendable, Equatable {
         public var line: Int
         /// A note of a `chord` or `scale` line: it gets every p-field its instrument reads.
         public var fromHelper = false
+        /// A score line's musical prefix word (`bar`, `beat`, `2beats`, `now`), resolved when it plays.
+        public var timing: String? = nil
     }
     public var steps: [Step]
 
@@ -56,6 +63,17 @@ public struct Script: Sendable, Equatable {
                 switch words.first {
                 case ":quit":
                     action = .quit
+                case ":tempo":
+                    guard words.count == 2, let bpm = Double(words[1]) else { throw ParseError(path: path, line: index + 1, message: "expected :tempo BPM") }
+                    do { try InputCheck.tempo(bpm) } catch { throw ParseError(path: path, line: index + 1, message: error.description) }
+                    action = .tempo(bpm)
+                case ":quant":
+                    let word = words.count == 2 ? String(words[1]).lowercased() : ""
+                    guard word == "0" || Double(word).map({ $0 > 0 && $0 <= InputCheck.maximumGrid }) == true
+                            || (try? TimePrefix.quantize(word, quantum: 4)) != nil else {
+                        throw ParseError(path: path, line: index + 1, message: "expected :quant bar|beat|N|off")
+                    }
+                    action = .quant(word)
                 case ":load":
                     guard words.count == 2 else { throw ParseError(path: path, line: index + 1, message: "expected :load FILE") }
                     let file = String(words[1])
@@ -68,15 +86,26 @@ public struct Script: Sendable, Equatable {
                     }
                     action = .set(channel: String(words[1]), value: v)
                 default:
-                    throw ParseError(path: path, line: index + 1, message: "unknown command \(words.first ?? "") (known: :set, :load, :quit)")
+                    throw ParseError(path: path, line: index + 1, message: "unknown command \(words.first ?? "") (known: :set, :load, :tempo, :quant, :quit)")
                 }
             } else {
+                var timing: String?
+                if line.hasPrefix("@") {
+                    let word = line.dropFirst().prefix { !$0.isWhitespace }
+                    let known: Quantize?
+                    do { known = try TimePrefix.quantize(String(word).lowercased(), quantum: 4) } catch {
+                        throw ParseError(path: path, line: index + 1, message: error.description)
+                    }
+                    guard known != nil else { throw ParseError(path: path, line: index + 1, message: "bad time \"@\(word)\"") }
+                    timing = String(word).lowercased()
+                    line = line.dropFirst(word.count + 1).trimmingWhitespace()
+                }
                 let statements: [ScoreLine]
                 do { statements = try ScoreLine.parse(text: String(line)) } catch {
                     throw ParseError(path: path, line: index + 1, message: "column \(error.column): \(error.message)")
                 }
                 let helper = Music.isExpansion(String(line))
-                for score in statements { steps.append(Step(time: time, action: .score(score), line: index + 1, fromHelper: helper)) }
+                for score in statements { steps.append(Step(time: time, action: .score(score), line: index + 1, fromHelper: helper, timing: timing)) }
                 continue
             }
             steps.append(Step(time: time, action: action, line: index + 1))
@@ -89,6 +118,8 @@ public struct Script: Sendable, Equatable {
         let trimmed = line.trimmingWhitespace()
         guard trimmed.hasPrefix("@") else { return nil }
         let token = trimmed.dropFirst().prefix { !$0.isWhitespace }
+        // `@bar`, `@beat`, `@2beats`, `@now`: musical time (TimePrefix), not seconds.
+        if Double(token) == nil, (try? TimePrefix.quantize(String(token).lowercased(), quantum: 4)) != nil { return nil }
         guard let t = Double(token), t >= 0 else {
             throw InputError("bad time \"@\(token)\" (seconds from the start, e.g. @1.5)")
         }

@@ -26,8 +26,12 @@ public final class ScriptPlayer: @unchecked Sendable {
     public func run(startFrame: Int64, sampleRate: Double, shouldStop: () -> Bool) -> Bool {
         let started = ContinuousClock.now
         let lead = 0.05
+        var quant: String? = nil  // the script's `:quant` (nil: off)
         for step in script.steps {
-            let due = started + .milliseconds(Int64(max(0, step.time - lead) * 1000))
+            // A quantized line finds its grid point when the audio thread reads it: posted on
+            // time, not ahead (`@bar` at 8 s is the first bar at or after 8 s).
+            let musical = step.timing != nil && step.timing != "now" || step.timing == nil && quant != nil
+            let due = started + .milliseconds(Int64(max(0, step.time - (musical ? 0 : lead)) * 1000))
             while ContinuousClock.now < due {
                 if shouldStop() { return false }
                 Thread.sleep(forTimeInterval: min(0.01, max(0.0005, Double((due - .now).components.attoseconds) * 1e-18)))
@@ -36,6 +40,10 @@ public final class ScriptPlayer: @unchecked Sendable {
             switch step.action {
             case .quit:
                 return true
+            case let .tempo(bpm):
+                do { try producer.post(.clock(tempo: bpm, frame: frame)) } catch { onProblem?("line \(step.line): \(error)") }
+            case let .quant(word):
+                quant = word == "0" || word == "off" || word == "now" ? nil : word
             case let .set(channel, value):
                 do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
             case let .load(path):
@@ -45,7 +53,13 @@ public final class ScriptPlayer: @unchecked Sendable {
             case let .score(statement):
                 // chord/scale notes: every p-field the instrument reads (as at the REPL), no warning per note.
                 let full = step.fromHelper ? PFields.padded(statement, orchestras: driver.engine.orchestraTexts) : statement
-                do { try score.play(full, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
+                do {
+                    var q = Quantize.now
+                    if let w = step.timing ?? quant {
+                        q = try Double(w).map { Quantize.grid($0) } ?? TimePrefix.quantize(w, quantum: driver.clock.quantum) ?? .now
+                    }
+                    try score.play(full, frame: q == .now ? frame : 0, quantize: q)
+                } catch { onProblem?("line \(step.line): \(error)") }
             }
         }
         return true

@@ -79,6 +79,12 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "No safety clipping at the output (NaN and infinite k-cycles are still silenced).")
     var noOutputLimit = false
 
+    @Option(name: .long, help: "The beat clock's tempo at the start, in BPM (:tempo changes it).")
+    var tempo = BeatClock.defaultTempo
+
+    @Option(name: .long, help: "Beats per bar (the clock's quantum).")
+    var beatsPerBar = BeatClock.defaultQuantum
+
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
 
     /// Where sessions go.
@@ -93,6 +99,8 @@ struct Play: ParsableCommand {
         if !outputLimit.isFinite || outputLimit > 24 || outputLimit < -60 {
             throw ValidationError("--output-limit: \(outputLimit) dBFS is not a limit (from -60 to 24 dBFS; --no-output-limit turns clipping off)")
         }
+        do { try InputCheck.tempo(tempo) } catch { throw ValidationError("--tempo: \(error)") }
+        do { try InputCheck.quantum(beatsPerBar) } catch { throw ValidationError("--beats-per-bar: \(error)") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
 
@@ -121,9 +129,11 @@ struct Play: ParsableCommand {
 
         // Always seeded, so that any part of the performance can be recorded and replayed exactly.
         let seed = orchestra.seed ?? UInt32.random(in: 1...UInt32.max)
-        let driver = JackDriver(source: orchestra.source, options: EngineOptions(seed: seed),
-                                jack: JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps,
-                                                  outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20)))
+        var jack = JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps,
+                               outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20))
+        jack.tempo = tempo
+        jack.quantum = beatsPerBar
+        let driver = JackDriver(source: orchestra.source, options: EngineOptions(seed: seed), jack: jack)
         // One console stream: Csound's lines and Podium's notices, to the terminal (filtered),
         // the session's console.log and OSC subscribers.
         let minimum = orchestra.minimumLevel(default: .orchestra)
@@ -206,6 +216,10 @@ struct Play: ParsableCommand {
             Terminal.error("podium: cannot reload \(orchestra.file) (saves, :reload, /podium/reload): \(error)")
         }
         osc?.reloader = reloader
+        let (loops, loopsWatcher) = LoopsSetup.start(driver: driver, orchestra: orchestra.file, watch: !noWatch) { line, error in
+            router.notice(line, level: error ? .error : .orchestra)
+        }
+        osc?.loops = loops
         let stop = DispatchSemaphore(value: 0)
         let stopping = Atomic<Bool>(false)
         var textPort: CsoundTextPort?
@@ -232,6 +246,7 @@ struct Play: ParsableCommand {
         let session = ReplSession(driver: driver, reloader: reloader) { Terminal.output($0) }
         session.recording = recording
         session.presets = presets
+        session.loops = loops
         session.confirmsQuit = interactive  // a pipe has nobody to answer "are you sure?"
         let repl = interactive ? ReadlineREPL(session: session, historyPath: ReplHistory.path) : nil
         if let repl {
@@ -284,6 +299,8 @@ struct Play: ParsableCommand {
         osc?.stop()
         textPort?.stop()
         reloader?.stop()
+        loopsWatcher?.stop()
+        loops.stopScheduler()
         let recorded = recording.recordingDirectory
         if let summary = recording.stopRecording() { Terminal.error("podium: \(summary)") }
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it

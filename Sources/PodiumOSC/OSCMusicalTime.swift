@@ -1,0 +1,89 @@
+import Foundation
+import PodiumEngine
+import PodiumRealtime
+import PodiumSurfaces
+
+/// Musical time over OSC:
+///   - `/podium/tempo ,f BPM` sets the tempo; `/podium/tempo` alone replies `/podium/tempo ,f BPM`;
+///   - `/podium/quant ,f BEATS` (0: off) or `,s bar|beat|off`; alone: replies `/podium/quant ,s`;
+///   - `/podium/score ,s "@bar i1 0 1"`: a line's own prefix (see `TimePrefix`); without one the
+///     performance's quantization applies to `/podium/score` and `/podium/event` — except in a
+///     timetagged bundle, whose timetag wins;
+///   - `/podium/loop ,sfs NAME BEATS BODY` (body lines separated by newlines), `/podium/loop/stop ,s NAME`
+///     (no name: all) → `/podium/done ,s` or `/podium/fail ,s`;
+///   - subscribers get `/podium/tempo ,f` when it changes and `/podium/beat ,fii BEAT BAR BEAT-IN-BAR` on every beat.
+extension OSCSurface {
+    /// The performance's quantization for a message without a timetag (`frame` 0).
+    // Thread: NRT (OSC)
+    func quantize(_ frame: Int64) -> Quantize {
+        frame == 0 ? driver.quantization.withLock { $0 } : .now
+    }
+
+    // Thread: NRT (OSC)
+    func tempo(_ m: OSCMessage, _ source: Endpoint) {
+        guard let first = m.arguments.first else {
+            return reply(to: source, "/podium/tempo", [.float(driver.clock.tempo)])
+        }
+        guard let bpm = first.number, m.arguments.count == 1 else { return bad(m, source, "expected the tempo in BPM (,f)") }
+        do {
+            guard try producer.clock(tempo: bpm) != nil else { return replyError(source, m.address, "command ring full: tempo not changed") }
+        } catch { bad(m, source, error.description) }
+    }
+
+    // Thread: NRT (OSC)
+    func quant(_ m: OSCMessage, _ source: Endpoint) {
+        guard let first = m.arguments.first else {
+            return reply(to: source, "/podium/quant", [.string("\(driver.quantization.withLock { $0 })")])
+        }
+        do {
+            let q: Quantize
+            if let n = first.number {
+                if n == 0 { q = .now } else { try InputCheck.grid(n); q = .grid(n) }
+            } else if let word = first.string, let named = try TimePrefix.quantize(word.lowercased(), quantum: driver.clock.quantum) {
+                q = named
+            } else {
+                return bad(m, source, "expected beats (,f; 0: off) or bar, beat, off (,s)")
+            }
+            driver.quantization.withLock { $0 = q }
+        } catch { bad(m, source, error.description) }
+    }
+
+    // Thread: NRT (OSC)
+    func loop(_ action: String, _ m: OSCMessage, _ source: Endpoint) {
+        guard let loops else { return reply(to: source, "/podium/fail", [.string("loops are not available")]) }
+        do {
+            switch action {
+            case "":
+                guard m.arguments.count == 3, let name = m.arguments[0].string, let beats = m.arguments[1].number,
+                      let body = m.arguments[2].string else {
+                    return bad(m, source, "expected name, beats, body (,sfs)")
+                }
+                reply(to: source, "/podium/done", [.string(try loops.define(name: name, beats: beats, body: body))])
+            case "stop":
+                let summary = try m.arguments.first?.string.map { try loops.stop($0) } ?? loops.stopAll()
+                reply(to: source, "/podium/done", [.string(summary)])
+            default:
+                unknown(m, source)
+            }
+        } catch {
+            reply(to: source, "/podium/fail", [.string("\(error)")])
+        }
+    }
+
+    /// Tempo when it changed, and the beat when a new one began (at the feedback rate).
+    // Thread: NRT (OSC)
+    func clockFeedback(_ targets: Set<Endpoint>) {
+        let c = driver.clock
+        if lastOutputs["podium.tempo"] != c.tempo {
+            lastOutputs["podium.tempo"] = c.tempo
+            send("/podium/tempo", [.float(c.tempo)], to: targets)
+        }
+        let beat = driver.beatNow
+        let whole = beat.rounded(.down)
+        if lastOutputs["podium.beat"] != whole {
+            lastOutputs["podium.beat"] = whole
+            let (bar, inBar) = ReplSession.barAndBeat(beat, quantum: c.quantum)
+            send("/podium/beat", [.float(beat), .int(Int64(bar)), .int(Int64(inBar))], to: targets)
+        }
+    }
+}

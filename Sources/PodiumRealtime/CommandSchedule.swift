@@ -1,0 +1,181 @@
+import CJack
+import PodiumEngine
+
+// The callback's commands: reading the producers' rings, the schedule of commands that wait
+// for their frame or beat, and applying one command to the engine.
+
+/// Reads every producer's ring. Commands due now apply before the first k-cycle; later ones wait.
+// Thread: RT
+@_noLocks @_noAllocation
+func drainCommands(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64, ksmps: Int) {
+    let count = s.pointee.ringCount.load(ordering: .acquiring)
+    var command = Command.zero
+    for r in 0..<count {
+        guard let ring = s.pointee.rings[r] else { continue }
+        // Past the budget, what is left waits in the ring for the next callback (in order).
+        while s.pointee.budget > 0, withUnsafeMutableBytes(of: &command, { ring.read(into: $0.baseAddress!) }) {
+            if command.generation != s.pointee.generation {
+                report(s, Applied(kind: .stale, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
+                continue
+            }
+            // Musical timing: the grid point is found now (the beat at this callback's start),
+            // then the command waits for its beat in the schedule (tempo changes move it with the music).
+            if command.onGrid {
+                command.beat = s.pointee.clock.nextGridBeat(command.beat)
+                command.timing = .beat
+            }
+            if command.onBeat, command.isEvent, command.count > 1 {
+                command.beat += command.pfields[1]
+                command.pfields[1] = 0
+            }
+            if command.onBeat || command.frame > cycleStart + Int64(ksmps) - 1 {
+                if s.pointee.scheduled < s.pointee.scheduleCapacity {
+                    s.pointee.schedule[s.pointee.scheduled] = command
+                    s.pointee.scheduled += 1
+                    continue
+                }
+                counterAdd(s, .scheduleFull, 1)
+                report(s, Applied(kind: .scheduleFull, id: command.id, cycle: s.pointee.cycle, frame: cycleStart))
+                if command.onBeat { startNow(s, &command, cycleStart: cycleStart, offset: 0) }
+            } else if command.frame != 0 && command.frame < cycleStart {
+                counterAdd(s, .lateCommands, 1)
+            }
+            apply(s, engine, &command, cycleStart: cycleStart)
+        }
+        if s.pointee.budget <= 0, ring.hasRecord { counterAdd(s, .deferredCommands, 1) }
+    }
+}
+
+/// Applies scheduled commands whose frame falls in this k-cycle (or has passed).
+// Thread: RT
+@_noLocks @_noAllocation
+func applyDue(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64, ksmps: Int) {
+    var i = 0
+    while i < s.pointee.scheduled {
+        if s.pointee.budget <= 0 {
+            counterAdd(s, .deferredCommands, 1)  // due commands stay scheduled for the next callback
+            return
+        }
+        if isDue(s, &s.pointee.schedule[i], cycleStart: cycleStart, ksmps: ksmps) {
+            var command = s.pointee.schedule[i]
+            s.pointee.scheduled -= 1
+            s.pointee.schedule[i] = s.pointee.schedule[s.pointee.scheduled]
+            apply(s, engine, &command, cycleStart: cycleStart)
+        } else {
+            i += 1
+        }
+    }
+}
+
+/// Whether a scheduled command starts in this k-cycle. A command waiting for a beat that
+/// falls in it becomes a frame-timed one at that beat's frame (the first frame at or after the
+/// beat), p3 turned from beats into seconds at the tempo it starts with.
+// Thread: RT
+@_noLocks @_noAllocation
+func isDue(_ s: UnsafeMutablePointer<RTState>, _ command: inout Command, cycleStart: Int64, ksmps: Int) -> Bool {
+    guard command.onBeat else { return command.frame < cycleStart + Int64(ksmps) }
+    let offset = s.pointee.clock.framesUntil(command.beat)
+    guard offset < Int64(ksmps) else { return false }
+    if offset < 0 { counterAdd(s, .lateCommands, 1) }
+    startNow(s, &command, cycleStart: cycleStart, offset: max(0, offset))
+    return true
+}
+
+/// A command timed in beats, made to start `offset` frames into this k-cycle.
+// Thread: RT
+@_noLocks @_noAllocation
+func startNow(_ s: UnsafeMutablePointer<RTState>, _ command: inout Command, cycleStart: Int64, offset: Int64) {
+    command.frame = cycleStart + offset
+    command.timing = .frame
+    if command.isEvent, command.count > 2, command.pfields[2] > 0 {
+        command.pfields[2] *= 60 / s.pointee.clock.tempo
+    }
+}
+
+// Thread: RT
+@_noLocks @_noAllocation
+func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: inout Command, cycleStart: Int64) {
+    switch command.kind {
+    case .event:
+        // The voice limit: the engine's active instances at the last k-cycle, plus the notes
+        // this callback started since. Releases (negative p1) always pass. Not applied, not journaled.
+        if command.pfields[0] > 0,
+           RTEngine.load(engine.voices) + Double(s.pointee.eventsPerCallback - s.pointee.budget) >= s.pointee.maximumVoices {
+            counterAdd(s, .voiceLimited, 1)
+            return
+        }
+        // With --sample-accurate the event starts at its own frame inside the k-cycle.
+        // Csound turns p2 back into a sample count by truncation: a start that lands a hair
+        // below a whole sample (floating point) would become the previous sample, which
+        // Csound reads as the last frame of the cycle. A quarter sample keeps it on its frame.
+        // And Csound 6.18 picks the k-cycle that activates an event by rounding its time to the
+        // nearest k-cycle, then places it at (time mod ksmps) inside that cycle: an offset in
+        // the second half of a cycle would sound one k-cycle late. Asking for one ksmps earlier
+        // (a negative p2) activates it now, at the same offset.
+        // Csound 6.18 crashes (a negative copy length in kperf) when a note started with a
+        // negative p2 ends, by its p2 + p3, inside the k-cycle it starts in (measured: p2 = -96,
+        // p3 = 240 frames at ksmps 256). Such a note — shorter than about one and a half
+        // k-cycles — is lengthened to end one sample after the k-cycle.
+        if s.pointee.sampleAccurate && command.count > 1 {
+            var offset = command.frame > cycleStart ? Double(command.frame - cycleStart) : 0
+            let ksmps = Double(engine.ksmps)
+            if offset >= ksmps / 2 && (command.count <= 2 || command.pfields[2] != 0) {
+                offset -= ksmps
+                if command.count > 2 && command.pfields[2] > 0 {
+                    let sr = s.pointee.sampleRate
+                    let minimum = ksmps - (offset + 0.25) + 1   // p2 + p3 past the end of the k-cycle
+                    if command.pfields[2] * sr < minimum { command.pfields[2] = minimum / sr }
+                }
+            }
+            command.pfields[1] += (offset + 0.25) / s.pointee.sampleRate
+        }
+        let count = Int(command.count)
+        withUnsafeBytes(of: &command.pfields) { p in
+            engine.scoreEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
+        }
+        s.pointee.budget -= 1
+    case .table:
+        // A table weighs on the budget by its work: two of the largest score text may build
+        // fill a callback's budget (the GEN routine runs here, on the audio thread).
+        s.pointee.budget -= 1 + Int(TableStatement.cost(gen: command.pfields[3], size: command.pfields[2],
+                                                          arguments: Int(command.count) - 4) / 1024)
+        // Csound 6.18 frees a table that an f statement redefines at another size, under any
+        // note reading it: such a redefinition is refused (checked producers keep the numbers
+        // whole and in range). The same size rewrites the table in place.
+        let number = command.pfields[0], size = command.pfields[2]
+        guard number >= 1, number <= s.pointee.maximumTableNumber, size >= 1, size <= s.pointee.maximumTableSize else { return }
+        let existing = engine.tableLength(Int32(number))
+        let wanted = Int32(size)
+        let length = wanted > 1 && (wanted - 1) & (wanted - 2) == 0 ? wanted - 1 : wanted  // a guard point is not counted
+        if existing > 0 && existing != length {
+            var refused = Applied(kind: .tableRefused, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command)
+            refused.command.value = Double(existing)
+            report(s, refused)
+            counterAdd(s, .refusedTables, 1)
+            return
+        }
+        let count = Int(command.count)
+        withUnsafeBytes(of: &command.pfields) { p in
+            engine.tableEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
+        }
+    case .setControl:
+        if let ch = command.channel { RTEngine.store(ch, command.value) }
+    case .setString:
+        storeString(s, command)
+    case .clock:
+        applyClockChange(s, command)
+        counterAdd(s, .commands, 1)
+        return  // journaled as the clock's new state (`reportClock`)
+    case .momentary:
+        if let ch = command.channel {
+            RTEngine.store(ch, command.value)
+            if s.pointee.momentaryCount < s.pointee.momentaryCapacity {
+                s.pointee.momentary[s.pointee.momentaryCount] = ch
+                s.pointee.momentaryCount += 1
+            }
+        }
+    }
+    counterAdd(s, .commands, 1)
+    report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command))
+}
+

@@ -1,0 +1,68 @@
+import PodiumRealtime
+
+// The REPL's musical-time commands: `:tempo`, `:quant`, `:loops`, `:stop`, and loop blocks.
+extension ReplSession {
+    /// Bar and beat of a beat position, counted from 1 (as JACK's BBT).
+    public static func barAndBeat(_ beat: Double, quantum: Double) -> (bar: Int, beat: Int) {
+        let whole = max(0, beat.rounded(.down))
+        let q = max(1, quantum)
+        return (Int((whole / q).rounded(.down)) + 1, Int(whole.truncatingRemainder(dividingBy: q)) + 1)
+    }
+
+    /// `tempo 120 BPM, 4/4, bar 3 beat 2, quantize: bar`.
+    var clockLine: String {
+        let c = driver.clock
+        let (bar, beat) = ReplSession.barAndBeat(driver.beatNow, quantum: c.quantum)
+        let q = driver.quantization.withLock { $0 }
+        return "tempo \(InputCheck.describe(c.tempo)) BPM, \(InputCheck.describe(c.quantum)) beats a bar, bar \(bar) beat \(beat)"
+            + (c.running ? "" : " (stopped)") + ", quantize: \(q)"
+            + (loops.map { l in l.names.isEmpty ? "" : ", loops: \(l.names.joined(separator: " "))" } ?? "")
+    }
+
+    // Thread: the REPL's
+    func timeCommand(_ name: String, _ args: [String]) {
+        switch name {
+        case "tempo":
+            guard let text = args.first else { return print(clockLine) }
+            guard args.count == 1, let bpm = Double(text) else { return print("usage: :tempo BPM (from 1 to 999)") }
+            do {
+                try producer.clock(tempo: bpm)
+                print("tempo \(InputCheck.describe(bpm)) BPM")
+            } catch { print(error.description) }
+        case "quant":
+            guard let text = args.first else { return print("quantize: \(driver.quantization.withLock { $0 })") }
+            do {
+                let q: Quantize
+                if let n = Double(text) {
+                    if n == 0 { q = .now } else { try InputCheck.grid(n, "a grid"); q = .grid(n) }
+                } else if let named = try TimePrefix.quantize(text.lowercased(), quantum: driver.clock.quantum) {
+                    q = named
+                } else {
+                    return print("usage: :quant bar|beat|N (beats)|off")
+                }
+                driver.quantization.withLock { $0 = q }
+                print(q == .now ? "quantize: off (score lines start at once, in seconds)"
+                                : "quantize: \(q) (p2 and p3 in beats)")
+            } catch { print(error.description) }
+        case "loops":
+            guard let loops else { return print("loops are not available here") }
+            let rows = loops.list()
+            print(rows.isEmpty ? "no loop is playing" : rows.joined(separator: "\n"))
+        case "stop":
+            guard let loops else { return print("loops are not available here") }
+            if let name = args.first {
+                do { print(try loops.stop(name)) } catch { print("\(error)") }
+            } else {
+                print(loops.stopAll())
+            }
+        default:
+            break
+        }
+    }
+
+    // Thread: the REPL's
+    func defineLoop(_ name: String, _ beats: Double, _ body: String) {
+        guard let loops else { return print("loops are not available here") }
+        do { print(try loops.define(name: name, beats: beats, body: body)) } catch { print("\(error)") }
+    }
+}
