@@ -8,7 +8,8 @@
 ; The drum steps are timed inside Csound to the sample: each step's exact time is computed,
 ; and its drum is scheduled with the offset inside the k-cycle (podium runs Csound with
 ; --sample-accurate), not by a host timer.
-;   synth notes:  i1 START DUR HZ [AMP]        drums: channel "drums" 0/1, "tempo" in BPM,
+;   synth notes:  i1 START DUR HZ [AMP]        drums: channel "drums" 0/1, on podium's beat clock
+;   (:tempo BPM); elsewhere (the csound CLI, podium render) their own "tempo" channel in BPM,
 ;   patterns: channels kick_N, snare_N, hat_N (N = 1…16), 0/1
 sr = 48000
 ksmps = 64
@@ -70,11 +71,22 @@ instr 1 ; a synth voice: square → triangle → sine by "timbre"
 endin
 
 instr 10 ; the drum clock: steps at exact sample times
-  itick = 0
   kstep init 0
   knext init 0                            ; the next step's time, in samples from the start
+  klast init -1                           ; the last step played on podium's clock
   know = timeinsts() * sr                 ; this k-cycle's first sample
-  kstepLen = sr * 60 / chnget:k("tempo") / 4
+  kbpm = chnget:k("podium.tempo")         ; podium's beat clock (0 elsewhere: csound, podium render)
+  if kbpm > 0 then
+    ; In podium the steps are sixteenths of its beats (step N on beat N/4, bars aligned), so
+    ; :tempo, loops and other players stay in time with the drums.
+    kbeat = chnget:k("podium.beat")       ; the beat at this k-cycle's first sample
+    kstepLen = sr * 60 / kbpm / 4
+    kn = max(ceil(kbeat * 4 - 1e-6), klast + 1)
+    knext = know + (kn / 4 - kbeat) * 60 / kbpm * sr
+    kstep = kn % 16
+  else
+    kstepLen = sr * 60 / chnget:k("tempo") / 4
+  endif
   while knext < know + ksmps do
     if chnget:k("drums") >= 0.5 then
       koffset = (knext - know) / sr       ; inside this k-cycle (0 ≤ offset < ksmps/sr)
@@ -90,6 +102,8 @@ instr 10 ; the drum clock: steps at exact sample times
     endif
     kstep = (kstep + 1) % 16
     knext += kstepLen
+    klast = kbpm > 0 ? kn : klast
+    kn += 1
   od
 endin
 

@@ -5,7 +5,8 @@
 ; tonematrix — a 16×16 step grid of sine tones on a pentatonic scale (ToneMatrix-style).
 ; Cells are channels cell_<row>_<col> (rows 1…16 from the highest tone down, columns 1…16 the
 ; steps); TouchOSC's multitoggle sets them (tonematrix.oscmap.yaml). The steps are clocked
-; inside Csound (metro), so they are exact; "tempo" (BPM, four steps a beat) is a channel.
+; inside Csound, so they are exact: in podium on its beat clock (four steps a beat; :tempo BPM),
+; elsewhere by metro at the "tempo" channel (BPM).
 ; Up to 16 tones sound at once; each is scaled so that all 16 together never clip.
 sr = 48000
 ksmps = 64
@@ -32,13 +33,32 @@ giNotes[] fillarray 93, 91, 88, 86, 84, 81, 79, 76, 74, 72, 69, 67, 64, 62, 60, 
 gkStep init 0
 
 instr 1 ; the sequencer: one step per tick, a tone per lit cell
-  ktick metro chnget:k("tempo") * 4 / 60
+  klast init -1
+  kbpm = chnget:k("podium.tempo")          ; podium's beat clock (0 elsewhere: csound, podium render)
+  if kbpm > 0 then
+    ; In podium: a step is a sixteenth of its beat (step N on beat N/4, bars aligned), at its
+    ; exact frame inside the k-cycle, so :tempo and loops stay in time with the grid.
+    kbeat = chnget:k("podium.beat")
+    kn = max(ceil(kbeat * 4 - 1e-6), klast + 1)
+    koffset = (kn / 4 - kbeat) * 60 / kbpm
+    ktick = koffset < ksmps / sr ? 1 : 0
+    ktempo = kbpm
+  else
+    ktempo = chnget:k("tempo")
+    ktick metro ktempo * 4 / 60
+    koffset = 0
+  endif
   if ktick == 1 then
-    gkStep = gkStep % 16 + 1
+    if kbpm > 0 then
+      klast = kn
+      gkStep = kn % 16 + 1
+    else
+      gkStep = gkStep % 16 + 1
+    endif
     krow = 1
     while krow <= 16 do
       if chnget:k(sprintfk("cell_%d_%d", krow, gkStep)) >= 0.5 then
-        event "i", 2, 0, 60 / chnget:k("tempo") / 2, giNotes[krow - 1]
+        event "i", 2, koffset, 60 / ktempo / 2, giNotes[krow - 1]
       endif
       krow += 1
     od

@@ -174,6 +174,9 @@ public struct OSCMap: Sendable, Equatable {
         }
     }
 
+    /// A control whose channel is this sets the beat clock's tempo (BPM), not a channel.
+    public static let tempoTarget = "podium.tempo"
+
     /// Channels the map names that the orchestra does not declare (as input control channels).
     public func undeclared(in engine: Engine) -> [String] {
         let declared = Set(engine.channels().filter { $0.kind == .control }.map(\.name))

@@ -14,7 +14,9 @@ extension OSCSurface {
         let channels = c.targetChannels
         func set(_ name: String, _ v: Double, momentary: Bool = false) {
             do {
-                if try producer.set(name, v, momentary: momentary, frame: frame) == nil {
+                // `channel: podium.tempo` in a map: the control drives the beat clock's tempo.
+                let posted = name == OSCMap.tempoTarget ? try producer.clock(tempo: v) : try producer.set(name, v, momentary: momentary, frame: frame)
+                if posted == nil {
                     count { $0.ringFull += 1 }
                     replyError(source, m.address, "command ring full: \(name) not set")
                 }

@@ -119,7 +119,7 @@ public struct Script: Sendable, Equatable {
         guard trimmed.hasPrefix("@") else { return nil }
         let token = trimmed.dropFirst().prefix { !$0.isWhitespace }
         // `@bar`, `@beat`, `@2beats`, `@now`: musical time (TimePrefix), not seconds.
-        if Double(token) == nil, (try? TimePrefix.quantize(String(token).lowercased(), quantum: 4)) != nil { return nil }
+        if Double(token) == nil, try TimePrefix.quantize(String(token).lowercased(), quantum: 4) != nil { return nil }
         guard let t = Double(token), t >= 0 else {
             throw InputError("bad time \"@\(token)\" (seconds from the start, e.g. @1.5)")
         }

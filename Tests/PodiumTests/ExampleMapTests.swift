@@ -43,7 +43,7 @@ final class ExampleMapTests {
                 channels: ["reverbmix": 0.5, "distortion": 0.5, "drums": 0, "eqbypass": 1, "distbypass": 1, "timbre": 0.25, "delaymix": 0.75,
                            "kick_3": 1, "kick_16": 1, "kick_1": 0, "snare_2": 1, "hat_16": 0]),
         MapCase(orchestra: "tonematrix", messages: ["/4/multitoggle/2/3 f:1", "/1/fader1 f:1", "/1/fader2 f:0.5"],
-                channels: ["cell_2_3": 1, "tempo": 240, "volume": 0.5]),
+                channels: ["cell_2_3": 1, "podium.tempo": 240, "volume": 0.5]),
     ]
 
     @Test("every example map binds only TouchOSC Simple addresses (or its own, documented ones)")

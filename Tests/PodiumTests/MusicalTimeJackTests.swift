@@ -1,0 +1,256 @@
+import Foundation
+import PodiumEngine
+import PodiumProbe
+import PodiumRealtime
+import PodiumSession
+import PodiumSurfaces
+import Synchronization
+import Testing
+
+/// Musical time against a real `jackd -d dummy` and a frame-stamped capture client.
+extension JackSuites {
+@Suite("musical time", .serialized)
+final class MusicalTimeTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    static let orchestra = """
+    nchnls = 2
+    0dbfs = 1
+    chn_k "beatSeen", 2
+
+    instr 2 ; a step of p4 on output 2 for p3 (onsets and levels are read from the capture)
+      a1 linseg p4, p3, p4
+      outs a(0), a1
+    endin
+
+    instr 3 ; copies the host's beat clock into an output channel
+      chnset chnget:k("podium.beat"), "beatSeen"
+    endin
+    """
+
+    func makeDriver(tempo: Double = 120, seed: UInt32? = nil) -> JackDriver {
+        var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        jack.tempo = tempo
+        return JackDriver(source: .text(orchestra: MusicalTimeTests.orchestra, score: nil, name: "beats.orc"),
+                          options: EngineOptions(seed: seed), jack: jack)
+    }
+
+    /// The first frame at or after beat `b`, from the clock the callback published.
+    func idealFrame(_ b: Double, _ c: ClockSnapshot) -> Int64 {
+        Int64((c.frame(ofBeat: b) - 1e-6).rounded(.up))
+    }
+
+    @Test("notes quantized to the next beat start on the beat's own frame (120 and 133 BPM); p3 counts beats", arguments: [120.0, 133.0])
+    func quantizedOnsets(_ tempo: Double) throws {
+        let driver = makeDriver(tempo: tempo)
+        try driver.start()
+        defer { driver.stop() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 10)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        let producer = driver.makeProducer()
+        try producer.event([2, 0, 0.01, 0.0001])  // the instrument's first note allocates
+        Thread.sleep(forTimeInterval: 0.2)
+        capture.start()
+        let xrunsBefore = driver.stats.xruns
+        // Posted at uneven moments between beats; each must land on the next whole beat.
+        for i in 0..<8 {
+            Thread.sleep(forTimeInterval: 60 / tempo * (1.05 + Double(i % 4) * 0.1))  // a new beat each time
+            try producer.event([2, 0, 0.25, 0.5], quantize: .grid(1))
+        }
+        Thread.sleep(forTimeInterval: 0.8)
+        capture.stopRecording()
+        let clock = driver.clock
+        #expect(clock.tempo == tempo)
+        let onsets = capture.onsets(0)
+        let framesPerBeat = 60 * 48000 / tempo
+        #expect(onsets.count == 8, "onsets \(onsets)")
+        let xruns = driver.stats.xruns - xrunsBefore
+        var offBeat: [Int64] = []
+        for onset in onsets {
+            let beat = clock.beat + (Double(onset) - Double(clock.frame)) / framesPerBeat
+            let whole = beat.rounded()
+            let ideal = idealFrame(whole, clock)
+            if onset != ideal && !(xruns > 0 && onset % 256 == 0) { offBeat.append(onset - ideal) }
+        }
+        #expect(offBeat.isEmpty, "frames off the beat: \(offBeat) (xruns \(xruns))")
+        // p3 = 0.25 beats: the step lasts a quarter of a beat (to within a k-cycle, where Csound ends notes).
+        let s = capture.samples(0)
+        if let first = onsets.first, let i = capture.sampleIndex(ofFrame: first) {
+            let length = s[i...].prefix { abs($0) > 0.01 }.count
+            #expect(abs(Double(length) - framesPerBeat / 4) <= 65, "a quarter beat is \(framesPerBeat / 4) frames; the note lasted \(length)")
+        }
+    }
+
+    @Test("100 tempo changes: every re-anchoring continues the beat where it was, and the orchestra reads it")
+    func tempoRamp() throws {
+        let driver = makeDriver()
+        let states = Mutex<[(Int64, ClockState)]>([])
+        driver.onApplied = { a in
+            guard a.kind == .clock else { return }
+            let p = a.command.pfields
+            states.withLock { $0.append((a.cycle, ClockState(tempo: p[0], quantum: p[1], beat: p[2], running: p[3] != 0))) }
+        }
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        try producer.event([3, 0, -1])
+        for i in 0..<100 {
+            try producer.clock(tempo: 60 + Double((i * 53) % 180))
+            Thread.sleep(forTimeInterval: 0.006)
+        }
+        try producer.clock(tempo: 999)
+        #expect(throws: InputError.self) { try producer.clock(tempo: 0) }
+        #expect(eventually(3) { driver.clock.tempo == 999 })
+        let seen = states.withLock { $0 }
+        #expect(seen.count >= 100, "clock records: \(seen.count)")
+        var jumps: [String] = []
+        for (a, b) in zip(seen, seen.dropFirst()) {
+            let perCycle = 64 * a.1.tempo / (60 * 48000)
+            let expected = a.1.beat + Double(b.0 - a.0) * perCycle
+            if abs(b.1.beat - expected) > 1e-9 { jumps.append("k-cycle \(b.0): \(b.1.beat) after \(expected)") }
+        }
+        #expect(jumps.isEmpty, "the beat jumped: \(jumps.prefix(5))")
+        let channel = try driver.engine.control("beatSeen")
+        #expect(channel > 0 && abs(channel - driver.clock.beat) < 1, "podium.beat as the orchestra reads it: \(channel), the clock: \(driver.clock.beat)")
+    }
+
+    @Test("a loop redefined every few iterations swaps at a boundary: one onset every beat, no gap, no double, each level in order")
+    func loopSwaps() throws {
+        let driver = makeDriver(tempo: 240)   // 12000 frames a beat
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        let problems = Mutex<[String]>([])
+        loops.onProblem = { p in problems.withLock { $0.append(p) } }
+        loops.start()
+        defer { loops.stopScheduler() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 8)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        try driver.makeProducer().event([2, 0, 0.01, 0.0001])
+        Thread.sleep(forTimeInterval: 0.2)
+        capture.start()
+        let levels = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+        for level in levels {
+            let message = try loops.define(name: "click", beats: 1, body: "i2 0 0.25 \(level)")
+            #expect(message.contains("loop click"))
+            Thread.sleep(forTimeInterval: 0.37)   // about one and a half iterations
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let stopped = try loops.stop("click")
+        #expect(stopped.contains("stops at beat"))
+        Thread.sleep(forTimeInterval: 0.4)
+        capture.stopRecording()
+        #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0 })")
+        let onsets = capture.onsets(0)
+        let s = capture.samples(0)
+        let heard = onsets.compactMap { capture.sampleIndex(ofFrame: $0) }.map { Double(s[$0 + 8]) }
+        #expect(onsets.count >= levels.count + 4, "onsets \(onsets.count)")
+        let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 == 12000 }, "one onset every beat: \(gaps)")
+        // Each definition plays whole iterations, in the order they were sent; none skipped.
+        var order: [Double] = []
+        for l in heard where order.last.map({ abs($0 - l) > 0.01 }) ?? true { order.append((l * 10).rounded() / 10) }
+        #expect(order == levels, "levels heard in order: \(order)")
+        #expect(loops.list().isEmpty, "the loop is gone after its last iteration: \(loops.list())")
+        #expect(throws: InputError.self) { try loops.stop("click") }
+    }
+
+    @Test("bad loops are refused with the line and the reason; the one playing goes on")
+    func badLoops() throws {
+        let driver = makeDriver()
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        _ = try loops.define(name: "ok", beats: 2, body: "i2 0 0.5 0.1")
+        func refusal(_ name: String, _ beats: Double, _ body: String) -> String {
+            do { _ = try loops.define(name: name, beats: beats, body: body); return "accepted" } catch { return "\(error)" }
+        }
+        #expect(refusal("x", 4, "i2 0 1 0.1\ni2 4 1 0.1").contains("line 2: starts at beat 4, outside the loop's 4 beats"))
+        #expect(refusal("x", 4, "i9 0 1").contains("unknown instrument 9"))
+        #expect(refusal("x", 4, "i2 0 1\nkx = 3").contains("line 2: a loop plays score lines"))
+        #expect(refusal("x", 4, "f 1 0 8 10 1").contains("a loop plays notes, not tables"))
+        #expect(refusal("x", 4, "i2 0 1 nan").contains("only finite numbers"))
+        let many = (0..<300).map { "i2 \(Double($0) / 100) 0.01 0.1" }.joined(separator: "\n")
+        #expect(refusal("x", 4, many).contains("at most 256"))
+        #expect(refusal("x", 2000, "i2 0 1").contains("1024 beats"))
+        #expect(loops.names == ["ok"])
+    }
+
+    @Test("loops, quantized notes and tempo changes replay to identical samples")
+    func replayWithLoops() throws {
+        let root = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let driver = makeDriver(tempo: 150, seed: 11)
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        loops.start()
+        defer { loops.stopScheduler() }
+        let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
+        let dir = URL(fileURLWithPath: try recording.startRecording())
+        let producer = driver.makeProducer()
+        try producer.event([3, 0, -1])
+        _ = try loops.define(name: "a", beats: 1, body: "i2 0 0.25 0.3\ni2 0.5 0.125 0.2")
+        Thread.sleep(forTimeInterval: 0.5)
+        try producer.clock(tempo: 173)
+        try producer.event([2, 0.5, 0.5, 0.4], quantize: .grid(4))
+        Thread.sleep(forTimeInterval: 0.4)
+        _ = try loops.define(name: "a", beats: 1.5, body: "i2 0 0.25 0.35\ni2 1 0.25 0.15")
+        try producer.clock(tempo: 97)
+        Thread.sleep(forTimeInterval: 0.9)
+        _ = recording.stopRecording()
+        let log = try String(contentsOf: dir.appendingPathComponent("events.log"), encoding: .utf8)
+        #expect(log.contains(" clock 173.0 4.0 ") && log.contains(" clock 97.0 4.0 "), "tempo changes are journaled")
+        _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
+        let recorded = try samples(dir.appendingPathComponent("audio.wav").path)
+        #expect(recorded.contains { abs($0) > 0.1 }, "the loop was heard")
+        let diff = firstDifference(recorded, try samples(dir.appendingPathComponent("replay.wav").path))
+        #expect(diff == nil, "replay differs at sample \(diff ?? -1)")
+    }
+
+    @Test("at the REPL: :tempo, :quant, @bar, loop … end, :loops, :stop; bad values get a clear error and the music goes on")
+    func replCommands() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let orc = dir.appendingPathComponent("beats.orc").path
+        try MusicalTimeTests.orchestra.write(toFile: orc, atomically: true, encoding: .utf8)
+        let input = dir.appendingPathComponent("in.txt").path
+        try """
+        :tempo 0
+        :tempo 1500
+        :tempo 140
+        :quant -2
+        :quant bar
+        :quant
+        loop beat 1
+        i2 0 0.25 0.2
+        end
+        loop bad 4
+        i2 5 1 0.2
+        end
+        :stop nosuch
+        @9bars i2 0 1 0.1
+        @0beats i2 0 1 0.1
+        :loops
+        :stop beat
+        :quit
+        """.write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try run("/bin/sh", ["-c", "timeout -k 2 20 '\(Paths.podium)' play '\(orc)' --server \(server.name) --no-connect --no-osc --no-watch < '\(input)'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout
+        #expect(out.contains("tempo 0: a tempo runs from 1 to 999 BPM"), "\(out)")
+        #expect(out.contains("tempo 1500: a tempo runs from 1 to 999 BPM"), "\(out)")
+        #expect(out.contains("tempo 140 BPM"), "\(out)")
+        #expect(out.contains("a grid of -2 beats"), "\(out)")
+        #expect(out.contains("quantize: 4 beats (p2 and p3 in beats)"), "\(out)")
+        #expect(out.contains("loop beat: starts at beat"), "\(out)")
+        #expect(out.contains("loop bad, line 1: starts at beat 5, outside the loop's 4 beats"), "\(out)")
+        #expect(out.contains("no loop nosuch (playing: beat)"), "\(out)")
+        #expect(out.contains("@0beats: a grid of 0 beats"), "\(out)")
+        #expect(out.contains("beat: 1 beats, 1 notes"), "\(out)")
+        #expect(out.contains("loop beat: stops at beat"), "\(out)")
+    }
+}
+}
