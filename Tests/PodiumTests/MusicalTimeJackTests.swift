@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumOSC
 import PodiumProbe
 import PodiumRealtime
 import PodiumSession
@@ -208,6 +209,42 @@ final class MusicalTimeTests {
         #expect(recorded.contains { abs($0) > 0.1 }, "the loop was heard")
         let diff = firstDifference(recorded, try samples(dir.appendingPathComponent("replay.wav").path))
         #expect(diff == nil, "replay differs at sample \(diff ?? -1)")
+    }
+
+    @Test("over OSC: /podium/tempo sets and answers, /podium/quant, /podium/score with @bar, /podium/loop and /podium/loop/stop; subscribers hear the beat")
+    func oscMusicalTime() throws {
+        let driver = makeDriver()
+        try driver.start()
+        defer { driver.stop() }
+        let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+        osc.loops = LiveLoops(driver: driver)
+        osc.loops?.start()
+        defer { osc.loops?.stopScheduler() }
+        osc.start()
+        defer { osc.stop() }
+        func ask(_ args: [String]) throws -> String {
+            let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "ask"] + args)
+            #expect(r.status == 0, "python-osc client: \(r.stderr)")
+            return r.stdout
+        }
+        _ = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "message", "/podium/tempo", "f:133"])
+        #expect(eventually(2) { driver.clock.tempo == 133 })
+        #expect(try ask(["/podium/tempo"]).contains("/podium/tempo 133.0"))
+        #expect(try ask(["/podium/tempo", "f:0"]).contains("a tempo runs from 1 to 999 BPM"))
+        #expect(driver.clock.tempo == 133)
+        _ = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "message", "/podium/quant", "s:bar"])
+        #expect(try ask(["/podium/quant"]).contains("4 beats"))
+        // Quantized score waits for its beat on the audio thread, then plays.
+        let before = driver.stats.commands
+        _ = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "message", "/podium/score", "s:@2beats i2 0 1 0.1"])
+        #expect(eventually(3) { driver.stats.commands > before })
+        #expect(try ask(["/podium/loop", "s:tick", "f:1", "s:i2 0 0.25 0.1"]).contains("/podium/done loop tick: starts at beat"))
+        #expect(try ask(["/podium/loop", "s:tick", "f:1", "s:i2 3 0.25 0.1"]).contains("outside the loop's 1 beats"))
+        let heard = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "listen", "1.2"]).stdout
+        #expect(heard.contains("/podium/beat"), "\(heard)")
+        #expect(try ask(["/podium/loop/stop", "s:tick"]).contains("loop tick: stops at beat"))
+        #expect(try ask(["/podium/loop/stop", "s:nosuch"]).contains("/podium/fail"))
+        #expect(osc.stats.badArguments == 1, "only the tempo 0 was a bad argument: \(osc.stats.summary)")
     }
 
     @Test("at the REPL: :tempo, :quant, @bar, loop … end, :loops, :stop; bad values get a clear error and the music goes on")
