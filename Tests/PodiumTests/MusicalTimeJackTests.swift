@@ -247,6 +247,35 @@ final class MusicalTimeTests {
         #expect(osc.stats.badArguments == 1, "only the tempo 0 was a bad argument: \(osc.stats.summary)")
     }
 
+    @Test("loops saved in NAME.loops beside the orchestra start with the performance, swap on a save, and stop when deleted from the file")
+    func loopsFile() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let orc = dir.appendingPathComponent("beats.orc").path
+        try MusicalTimeTests.orchestra.write(toFile: orc, atomically: true, encoding: .utf8)
+        let loopsFile = dir.appendingPathComponent("beats.loops").path
+        try "; the performance's loops\nloop a 2\ni2 0 0.5 0.1\nend\nloop b 1\ni2 0.5 0.25 0.2\nend\n".write(toFile: loopsFile, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.podium)
+        p.arguments = ["play", orc, "--server", server.name, "--no-connect", "--no-osc", "--no-repl", "--duration", "6", "--tempo", "150"]
+        let pipe = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = pipe
+        try p.run()
+        defer { if p.isRunning { p.terminate() }; waitForExit(p) }
+        let reader = PipeReader(pipe.fileHandleForReading)
+        func printed() -> String { String(decoding: reader.snapshot, as: UTF8.self) }
+        #expect(eventually(10) { printed().contains("loop b: starts at beat") }, "\(printed())")
+        #expect(printed().contains("loops from \(loopsFile)") && printed().contains("loop a: starts at beat"))
+        Thread.sleep(forTimeInterval: 0.5)
+        try "loop a 2\ni2 0 0.5 0.3\nend\nloop c 4\ni2 0 4 \nend\n".write(toFile: loopsFile, atomically: true, encoding: .utf8)
+        #expect(eventually(5) { printed().contains("loop a: swaps at beat") }, "\(printed())")
+        #expect(eventually(2) { printed().contains("loop b: stops at beat") }, "\(printed())")
+        #expect(printed().contains("loop c: starts at beat"), "\(printed())")
+        waitForExit(p, timeout: 15)
+        #expect(p.terminationStatus == 0, "\(printed())")
+    }
+
     @Test("at the REPL: :tempo, :quant, @bar, loop … end, :loops, :stop; bad values get a clear error and the music goes on")
     func replCommands() throws {
         let dir = Paths.temporaryDirectory()
