@@ -276,6 +276,47 @@ final class MusicalTimeTests {
         #expect(p.terminationStatus == 0, "\(printed())")
     }
 
+    @Test("tonematrix's sequencer follows podium's clock: one lit cell sounds on every bar line, and :tempo moves it")
+    func orchestraFollowsTheClock() throws {
+        var jack = JackOptions(serverName: server.name, connect: false)
+        jack.tempo = 240   // a bar a second
+        let driver = JackDriver(source: .csd(path: Paths.orchestra("tonematrix.csd")), jack: jack)
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        Thread.sleep(forTimeInterval: 0.1)   // the score lights its cells at 0: dark them, light one
+        for row in 1...16 { for col in 1...16 { try producer.set("cell_\(row)_\(col)", 0) } }
+        try producer.set("cell_16_1", 1)
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 8)
+        try capture.connect(from: "podium:out_1", channel: 0)
+        capture.start()
+        Thread.sleep(forTimeInterval: 2.6)
+        try producer.clock(tempo: 180)   // 64000 frames a bar
+        Thread.sleep(forTimeInterval: 3.0)
+        capture.stopRecording()
+        let clock = driver.clock
+        #expect(clock.tempo == 180)
+        // A tone's start: sound after at least 50 ms of silence (a sine crosses zero every cycle).
+        let s = capture.samples(0)
+        var onsets: [Int64] = []
+        var lastLoud = -100_000
+        for (i, v) in s.enumerated() where abs(v) > 0.005 {
+            if i - lastLoud > 2400 { onsets.append(capture.frame(ofSample: i)) }
+            lastLoud = i
+        }
+        #expect(onsets.count >= 4, "onsets \(onsets)")
+        // Each onset falls just after a bar line (the tone's attack), by the clock as it ran.
+        let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
+        // (Within a frame: the orchestra schedules its tones by time, which Csound rounds to a sample.)
+        #expect(gaps.contains { abs($0 - 48000) <= 1 } && gaps.contains { abs($0 - 64000) <= 1 }, "bars of 48000 frames at 240 BPM, 64000 at 180: \(gaps)")
+        #expect(gaps.allSatisfy { (47999...64001).contains($0) }, "a bar, or a bar across the tempo change: \(gaps)")
+        if let last = onsets.last {
+            let beat = clock.beat + Double(last - clock.frame) * 180 / (60 * 48000)
+            let intoBar = beat - (beat / 4).rounded(.down) * 4
+            #expect(intoBar < 0.05, "the last onset is \(intoBar) beats into its bar")
+        }
+    }
+
     @Test("at the REPL: :tempo, :quant, @bar, loop … end, :loops, :stop; bad values get a clear error and the music goes on")
     func replCommands() throws {
         let dir = Paths.temporaryDirectory()
