@@ -128,8 +128,9 @@ public enum OrchestraCheck {
 
     /// What Csound's parser did with the text in a child process.
     public enum Verdict: Equatable, Sendable {
-        /// Parsed and compiled (or failed with ordinary errors, which the live compile reports).
-        case parsed
+        /// Parsed and compiled (or failed with ordinary errors, which the live compile reports),
+        /// with what its global code cost when it merged (seconds; nil: not run).
+        case parsed(Double?)
         /// Csound left its parser by longjmp: compiling this while the engine performs would abort.
         case fatal([String])
         /// Its global code fails at init: Csound's lines.
@@ -140,9 +141,12 @@ public enum OrchestraCheck {
 
     /// Runs Csound's parser on `text` in a child process and refuses what would crash or abort
     /// the performing engine. `options` are Csound options the engine uses (search paths).
-    public static func inChild(_ text: String, source: String, options: [String] = []) throws {
+    /// Returns what its global code costs when it merges (seconds, measured in the child; nil:
+    /// not measured), which the performing engine spends on the audio thread.
+    @discardableResult
+    public static func inChild(_ text: String, source: String, options: [String] = []) throws -> Double? {
         switch try childVerdict(text, options: options) {
-        case .parsed: return
+        case let .parsed(cost): return cost
         case let .fatal(lines):
             throw EngineError.compile(CompileFailure(source: source, diagnostics: (lines.isEmpty ? ["error: Csound cannot compile this text"] : lines)
                 + ["(not compiled: Csound 6.18 would abort the performance on this error)"]))
@@ -184,7 +188,9 @@ public enum OrchestraCheck {
         case .timedOut:
             throw EngineError.compile(CompileFailure(source: "check", diagnostics: ["error: Csound's parser did not finish within \(Int(timeout)) s on this text; not compiled"]))
         case let .signal(signal): return .crashed(signal)
-        case .status(CheckExit.parsed), .status(CheckExit.errors): return .parsed
+        case .status(CheckExit.parsed), .status(CheckExit.errors):
+            let cost = lines.last { $0.hasPrefix(costLine) }.flatMap { Double($0.dropFirst(costLine.count).split(separator: " ").first ?? "") }
+            return .parsed(cost.map { $0 / 1e6 })
         case .status(CheckExit.fatal): return .fatal(lines)
         case .status(CheckExit.initError): return .initError(lines)
         case let .status(status):
@@ -194,6 +200,9 @@ public enum OrchestraCheck {
         }
     }
 
+
+    /// How the child reports the cost of the text's global code (`… N µs`).
+    public static let costLine = "podium-check: global code"
 
     /// The child's exit codes.
     public enum CheckExit {

@@ -68,7 +68,8 @@ extension OSCSurface {
         }
     }
 
-    /// `/podium/status` → `/podium/status.reply ,iiiiiifi`: sr, ksmps, period, k-cycles, xruns, commands, load %, instruments.
+    /// `/podium/status` → `/podium/status.reply ,iiiiiififff`: sr, ksmps, period, k-cycles, xruns, commands, load %,
+    /// instruments, the last reload's callback (ms), tempo, beat.
     func status(_ source: Endpoint) {
         let s = driver.stats
         let e = driver.engine
@@ -76,6 +77,7 @@ extension OSCSurface {
             .int(Int64(e.sampleRate)), .int(Int64(e.ksmps)), .int(Int64(s.lastPeriod)), .int(Int64(s.cycles)),
             .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
             .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
+            .float(s.lastMergeCallbackMicroseconds / 1000), .float(driver.clock.tempo), .float(driver.beatNow),
         ])
     }
 }

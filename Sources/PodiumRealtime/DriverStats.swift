@@ -49,6 +49,9 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var directSwaps: UInt64
     public var handshakes: UInt64
     public var withdrawnHandovers: UInt64
+    /// Callbacks in which a compile merged, and the last one's duration (its global code ran there).
+    public var merges: UInt64
+    public var lastMergeCallbackMicroseconds: Double
 
     init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
@@ -74,6 +77,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         directSwaps = c(.directSwaps)
         handshakes = c(.handshakes)
         withdrawnHandovers = c(.withdrawnHandovers)
+        merges = c(.merges)
+        lastMergeCallbackMicroseconds = Double(c(.lastMergeCallbackNs)) / 1000
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
@@ -107,6 +112,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + (voiceLimited > 0 ? "notes refused at the voice limit \(voiceLimited), " : "")
             + (deferredStrings + droppedStrings > 0 ? "string stores deferred \(deferredStrings) (dropped \(droppedStrings)), " : "")
             + (missingBuffers > 0 ? "missing port buffers \(missingBuffers), " : "")
-            + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "") + "silent callbacks \(silentCallbacks)"
+            + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "")
+            + (merges > 0 ? "last reload's callback \(String(format: "%.0f", lastMergeCallbackMicroseconds)) µs, " : "")
+            + "silent callbacks \(silentCallbacks)"
     }
 }

@@ -48,7 +48,8 @@ extension JackDriver {
         RecentInputs.note("compile \(source): \(text.prefix(120))")
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
-        try OrchestraCheck.inChild(text, source: source, options: searchOptions)
+        let cost = try OrchestraCheck.inChild(text, source: source, options: searchOptions)
+        warnIfHeavy(cost, source: source)
         // vco2init run again replaces the tables that playing vco2 voices read (a crash).
         if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.orchestraTexts.contains { OrchestraCheck.mentions($0, "vco2") } }) {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
@@ -63,6 +64,18 @@ extension JackDriver {
         }
         waitForMerge(marker)
         return UInt64(marker)
+    }
+
+    /// Csound 6.18 runs a compile's global code (ftgen, GEN routines, vco2init) on the audio
+    /// thread when it merges: said before it happens when the child's measure of it is over half
+    /// a period (a click is likely), so that the performer knows why.
+    // Thread: NRT (the compiling thread)
+    func warnIfHeavy(_ cost: Double?, source: String) {
+        guard let cost else { return }
+        let period = Double(stats.lastPeriod) / max(1, engine.sampleRate)
+        guard period > 0, cost > period / 2 else { return }
+        onNotice?(String(format: "%@: its global code will run on the audio thread when it merges, about %.1f ms against a period of %.1f ms: expect a click",
+                         source, cost * 1000, period * 1000))
     }
 
     /// Where the orchestra's files are found (for the parser's check in a child process).

@@ -44,6 +44,11 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     }
     let elapsed = _unsafePerformance { podium_now_ns() } &- started
     recordDuration(s, nanoseconds: elapsed, frames: n)
+    if s.pointee.mergedThisCallback {
+        s.pointee.mergedThisCallback = false
+        counterAdd(s, .merges, 1)
+        _unsafePerformance { podium_counter_store(s.pointee.stats + StatIndex.lastMergeCallbackNs.rawValue, elapsed) }
+    }
     return 0
 }
 
@@ -213,6 +218,7 @@ func noteMarkers(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frame: 
     let merged = RTEngine.load(engine.mergedMarker)
     if merged != s.pointee.lastMerged {
         s.pointee.lastMerged = merged
+        s.pointee.mergedThisCallback = true
         // The merge happened at the start of the k-cycle just performed.
         report(s, Applied(kind: .compileMerged, id: markerID(merged), cycle: s.pointee.cycle - 1, frame: frame))
     }

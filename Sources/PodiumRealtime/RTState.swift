@@ -19,6 +19,9 @@ public enum StatIndex: Int, CaseIterable {
     /// Handovers (engine, record tap, bindings): swapped directly while no callback could run,
     /// through the handshake with the callback, withdrawn after the handshake timed out (NRT counters).
     case directSwaps, handshakes, withdrawnHandovers
+    /// Callbacks in which an async compile merged (a reload, or a host question), and the
+    /// duration of the last one (its global code ran there).
+    case merges, lastMergeCallbackNs
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic
@@ -132,6 +135,8 @@ struct RTState: ~Copyable {
     /// RT: k-cycles performed by the current engine (the stamp sessions replay by).
     var cycle: Int64 = 0
     var lastMerged = 0.0
+    /// RT: an async compile merged during this callback (its duration is noted at the end).
+    var mergedThisCallback = false
     var lastScored = 0.0
 
     /// RT: the recording's ring while one runs (adopted from `pendingTap`, like the engine).

@@ -35,9 +35,11 @@ struct Check: ParsableCommand {
                 print("\(error)")
                 throw ExitCode(OrchestraCheck.CheckExit.errors)
             }
+            let parseStarted = ContinuousClock.now
             let (code, diagnostics) = engine.parse(text)
+            let parsing = ContinuousClock.now - parseStarted
             for line in diagnostics { print(line) }
-            if code == 0 { try runGlobalCode(text) }
+            if code == 0 { try runGlobalCode(text, parsing: parsing) }
             throw ExitCode(code == 0 ? OrchestraCheck.CheckExit.parsed : (code < 0 ? OrchestraCheck.CheckExit.errors : OrchestraCheck.CheckExit.fatal))
         }
         let path = file!
@@ -55,12 +57,18 @@ struct Check: ParsableCommand {
     /// the merge. Here it runs first, in a started engine of its own, for two k-cycles; a crash
     /// ends this child with a signal (the text is refused), ordinary errors are left to the
     /// live compile to report. Global code therefore runs twice: here and at the merge.
-    func runGlobalCode(_ text: String) throws {
+    /// It also says what the merge will cost the audio thread: the compile's time here less the
+    /// parse's (which the performing engine does on the caller's thread), as
+    /// `podium-check: global code N µs` (OrchestraCheck warns when that is over half a period).
+    func runGlobalCode(_ text: String, parsing: Duration) throws {
         let runner = try Engine(options: EngineOptions(extra: ["-n"] + csoundOption))
         try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n", score: "f 0 1", name: "check"))
         try runner.start()
         _ = runner.console.flush()
+        let started = ContinuousClock.now
         _ = try? runner.compileOrchestra(text, source: "<stdin>")
+        let merge = ContinuousClock.now - started - parsing
+        print("\(OrchestraCheck.costLine) \(max(0, Int(merge / .microseconds(1)))) µs")
         for _ in 0..<2 { _ = runner.performKsmps() }
         // An init error in the global code (an ftgen that cannot open its file) fails the save
         // like a compile error, with Csound's lines: the performing engine would print it with no

@@ -3,6 +3,7 @@ import PodiumEngine
 import PodiumProbe
 import PodiumRealtime
 import PodiumSurfaces
+import Synchronization
 import Testing
 
 @Suite("Orchestra diff")
@@ -39,6 +40,26 @@ final class HotReloadTests {
           outs a(0), a1
         endin
         """
+    }
+
+    @Test("a reload whose global code is heavy is announced with its cost before it merges; :status reports the last reload's callback")
+    func heavyReloadWarning() throws {
+        let driver = JackDriver(source: .text(orchestra: HotReloadTests.orchestra(level: "0.1"), score: nil, name: "heavy.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false))
+        let notices = Mutex<[String]>([])
+        driver.onNotice = { n in notices.withLock { $0.append(n) } }
+        try driver.start()
+        defer { driver.stop() }
+        #expect(eventually(2) { driver.stats.lastPeriod == 256 })
+        _ = try driver.compile("instr 2\n a1 oscili 0.1, 440\n outs a1, a1\nendin\n", source: "light.orc")
+        #expect(notices.withLock { $0 }.isEmpty, "a light reload says nothing: \(notices.withLock { $0 })")
+        _ = try driver.compile("giBig ftgen 0, 0, 2^20, 10, 1, 0.5, 0.3, 0.25, 0.2\n", source: "big.orc")
+        let said = notices.withLock { $0 }
+        #expect(said.contains { $0.hasPrefix("big.orc: its global code will run on the audio thread when it merges, about") && $0.contains("against a period of 5.3 ms: expect a click") },
+                "\(said)")
+        #expect(eventually(2) { driver.stats.merges >= 2 })
+        #expect(driver.stats.lastMergeCallbackMicroseconds > 1000, "a 2^20-point table is built in the callback: \(driver.stats.lastMergeCallbackMicroseconds) µs")
+        #expect(driver.stats.description.contains("last reload's callback"))
     }
 
     @Test("a watched file: good edit, broken edit, good edit — heard in that order, the music never stops")
