@@ -11,6 +11,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // The browser surface: HTTP and WebSocket (no framing written by hand).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C libraries: one system-library target each (module.modulemap + shim.h).
@@ -31,6 +35,12 @@ let package = Package(
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
         .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),
+        // The browser surface: a stage page served over HTTP, controls and feedback over WebSocket.
+        .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC",
+                                                 .product(name: "Hummingbird", package: "hummingbird"),
+                                                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                                                 .product(name: "Logging", package: "swift-log")],
+                resources: [.copy("Page")]),
         // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // Sessions: recording a performance to disk, listing, repairing and replaying it.
@@ -39,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC", "PodiumSession",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,7 +64,7 @@ let package = Package(
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
-                           "PodiumOSC", "PodiumSession", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "PodiumSession", "PodiumWeb", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],
