@@ -73,7 +73,7 @@ public enum ReplayWarnings {
 
     /// What makes `text`'s random numbers differ between runs: random opcodes with no seed at
     /// all, `seed 0` (the clock), `urandom` (the system's entropy).
-    static func randomness(in text: String, file: String, seeded: Bool) -> [String] {
+    public static func randomness(in text: String, file: String, seeded: Bool) -> [String] {
         var firstRandom: (String, Int)?
         var hasSeed = false
         var out: [String] = []

@@ -7,13 +7,18 @@ func sessionsRoot(_ option: String?) -> String {
     option ?? ProcessInfo.processInfo.environment["PODIUM_SESSIONS"] ?? "Sessions"
 }
 
+/// `--dir`, shared by `podium sessions` and `podium sessions prune` (either side of `prune`).
+struct SessionsLocation: ParsableArguments {
+    @Option(name: .long, help: "The sessions directory (default: $PODIUM_SESSIONS, else ./Sessions).")
+    var dir: String?
+}
+
 struct Sessions: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the sessions (every performance keeps one), repair one a crash interrupted, or prune old ones.",
         subcommands: [Prune.self])
 
-    @Option(name: .long, help: "The sessions directory (default: $PODIUM_SESSIONS, else ./Sessions).")
-    var dir: String?
+    @OptionGroup var location: SessionsLocation
 
     @Option(name: .long, help: "Repair this session: WAV headers, events.log after its last sync line, session.json.")
     var repair: String?
@@ -26,7 +31,7 @@ struct Sessions: ParsableCommand {
             }
             return
         }
-        let root = sessionsRoot(dir)
+        let root = sessionsRoot(location.dir)
         // Journal-only sessions a crash interrupted are repaired on the way (nothing to lose:
         // events.log is cut after its last sync line); sessions with audio wait for --repair.
         let list = SessionCatalog.list(URL(fileURLWithPath: root), repairing: true)
@@ -56,8 +61,7 @@ struct Prune: ParsableCommand {
         --dry-run lists what would go.
         """)
 
-    @Option(name: .long, help: "The sessions directory (default: $PODIUM_SESSIONS, else ./Sessions).")
-    var dir: String?
+    @OptionGroup var location: SessionsLocation
 
     @Option(name: .long, help: "Keep the N newest sessions.")
     var keep: Int?
@@ -80,7 +84,7 @@ struct Prune: ParsableCommand {
     }
 
     func run() throws {
-        let root = sessionsRoot(dir)
+        let root = sessionsRoot(location.dir)
         let rule = PruneRule(keep: keep, olderThan: olderThan.flatMap(PruneRule.age), includeAudio: includeAudio)
         let report = SessionCatalog.prune(URL(fileURLWithPath: root), rule: rule, dryRun: dryRun)
         let verb = dryRun ? "would delete" : "deleted"
