@@ -32,6 +32,9 @@ public final class Session: @unchecked Sendable {
     public init(driver: JackDriver, sessions root: URL, podiumVersion: String, continuing previous: URL? = nil) throws {
         self.driver = driver
         self.root = root
+        guard driver.journal.isComplete else {
+            throw SessionError.cannotRecord("this performance keeps no journal (--no-session): a session made now could not replay")
+        }
         let facts = driver.sessionFacts
         let name = SessionFiles.orchestraName(driver.source)
         let fm = FileManager.default
@@ -82,7 +85,7 @@ public final class Session: @unchecked Sendable {
         writer.afterWrite = { [weak self] in self?.noteInput() }
         guard writer.start() else {
             try? fm.removeItem(at: dir)
-            throw SessionError.cannotRecord("this performance keeps no journal (--no-session): a session made now could not replay")
+            throw SessionError.cannotRecord("this performance's journal was discarded: a session made now could not replay")
         }
     }
 

@@ -39,7 +39,8 @@ struct Sessions: ParsableCommand {
         print(pad("date", 20) + pad("orchestra", 16) + pad("length", 10) + pad("events", 8) + pad("audio", 14) + pad("size", 10) + "status")
         for s in list {
             let date = String(s.info.started.prefix(19)).replacingOccurrences(of: "T", with: " ")
-            let status = s.status == "interrupted" ? "interrupted (podium sessions --repair \(s.directory.path))" : s.status
+            let status = s.status == "interrupted" ? "interrupted (podium sessions --repair \(s.directory.path))"
+                : s.isRunning ? (s.hasAudio ? "recording" : "performing") : s.status
             print(pad(date, 20) + pad(s.info.orchestra, 16) + pad(String(format: "%.1f s", s.seconds), 10) + pad("\(s.events)", 8)
                   + pad(s.hasAudio ? "audio" : "journal only", 14) + pad(Self.size(s.bytes), 10) + status)
         }

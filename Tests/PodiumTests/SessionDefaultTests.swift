@@ -136,6 +136,12 @@ final class SessionDefaultTests {
         #expect(!FileManager.default.fileExists(atPath: sessions.path))
         let refused = try play(Paths.orchestra("sine.csd"), ["--no-session", "--record", "--sessions", sessions.path, "--duration", "1"])
         #expect(refused.status != 0 && refused.stderr.contains("--record and --no-session"), "\(refused.stderr)")
+        // :record start cannot make a session that would not replay: it says why.
+        let input = root.appendingPathComponent("in.txt").path
+        try ":record start\n@0.3 :quit\n".write(toFile: input, atomically: true, encoding: .utf8)
+        let piped = try run("/bin/sh", ["-c", "timeout -k 2 20 '\(Paths.podium)' play '\(Paths.orchestra("sine.csd"))' --server \(server.name) --no-connect --no-osc --no-watch --no-session --sessions '\(sessions.path)' < '\(input)'"])
+        #expect(piped.status == 0 && piped.stdout.contains("keeps no journal (--no-session)"), "\(piped.stdout)\n\(piped.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: sessions.path))
     }
 
     @Test(":record stop then :record start: a second take in the same session; each take replays to its own audio file")
