@@ -19,6 +19,7 @@ public struct JournalTally: Sendable, Equatable {
 
     public init(ksmps: Int) { self.ksmps = ksmps }
 
+    // Thread: NRT (podium-journal, or whoever reads a log)
     public mutating func add(_ line: JournalLine) {
         lines += 1
         switch line {
@@ -37,6 +38,7 @@ public struct JournalTally: Sendable, Equatable {
 
     /// Reads events.log: the tally of its whole lines, and the byte length through its last
     /// `sync` line (what repair keeps).
+    // Thread: NRT (any)
     public static func read(_ url: URL, ksmps: Int) -> (tally: JournalTally, syncedBytes: Int)? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         var tally = JournalTally(ksmps: ksmps)
@@ -146,6 +148,7 @@ final class JournalWriter: @unchecked Sendable {
 
     /// Under `fileLock`: orchestra texts first, then the lines through the last sync (all with
     /// `final`) in one write.
+    // Thread: NRT (podium-journal, the owner, the crash guard), under fileLock
     private func absorb(_ batch: Journal.Batch, final: Bool) {
         guard !closed else { return }
         for (hash, text) in batch.orchestras {

@@ -36,7 +36,9 @@ public final class Recording: RecordingControl, @unchecked Sendable {
     public func startSession() throws -> String {
         try lock.withLock {
             wholePerformance = true
-            return try openSession().directory.path
+            do { return try openSession().directory.path } catch let SessionError.cannotRecord(why) {
+                throw SessionError.cannotKeep(why)
+            }
         }
     }
 
@@ -46,6 +48,7 @@ public final class Recording: RecordingControl, @unchecked Sendable {
 
     /// Starts an audio take (making the session first when there is none); returns the
     /// session's directory.
+    // Thread: NRT (owner, REPL, OSC)
     public func startRecording() throws -> String {
         try lock.withLock {
             let made = session == nil
@@ -58,6 +61,7 @@ public final class Recording: RecordingControl, @unchecked Sendable {
     }
 
     /// Stops the audio take (the session goes on when it is the whole performance's).
+    // Thread: NRT (owner, REPL, OSC)
     public func stopRecording() -> String? {
         lock.withLock {
             guard let session, session.isRecordingAudio else { return nil }
@@ -94,11 +98,13 @@ public final class Recording: RecordingControl, @unchecked Sendable {
     public var sessionDirectory: String? { lock.withLock { session?.directory.path } }
 
     /// For console.log (the console router calls it for every line).
+    // Thread: the console router
     public func console(_ lines: [ConsoleLine]) {
         lock.withLock { session }?.console(lines)
     }
 
     /// Under `lock`.
+    // Thread: NRT (owner, REPL, OSC), under lock
     private func openSession() throws -> Session {
         if let session { return session }
         let s = try Session(driver: driver, sessions: root, podiumVersion: podiumVersion, continuing: previous)
@@ -109,6 +115,7 @@ public final class Recording: RecordingControl, @unchecked Sendable {
 
     /// Under `lock`.
     @discardableResult
+    // Thread: NRT (owner, REPL, OSC), under lock
     private func closeSession() -> String {
         guard let session else { return "" }
         let summary = session.finish()

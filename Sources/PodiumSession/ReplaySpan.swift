@@ -73,6 +73,7 @@ public enum ReplayWarnings {
 
     /// What makes `text`'s random numbers differ between runs: random opcodes with no seed at
     /// all, `seed 0` (the clock), `urandom` (the system's entropy).
+    // Thread: NRT (any)
     public static func randomness(in text: String, file: String, seeded: Bool) -> [String] {
         var firstRandom: (String, Int)?
         var hasSeed = false
@@ -99,6 +100,7 @@ public enum ReplayWarnings {
     }
 
     /// The identifiers of one line, without comments and strings.
+    // Thread: NRT (any)
     static func identifiers(in line: Substring, inBlockComment: inout Bool) -> [String] {
         var out: [String] = []
         var word = ""
@@ -120,6 +122,7 @@ public enum ReplayWarnings {
     }
 
     /// The texts a session's performance compiled: its orchestra (or CSD) and live compiles.
+    // Thread: NRT (any)
     static func orchestraTexts(info: SessionInfo, directory: URL) -> [(String, String)] {
         let dir = directory.appendingPathComponent("orchestras")
         var names = [info.source.file]

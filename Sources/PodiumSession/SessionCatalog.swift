@@ -40,6 +40,7 @@ public enum SessionCatalog {
         }
     }
 
+    // Thread: NRT (the CLI)
     static func listing(_ dir: URL, _ info: SessionInfo) -> SessionListing {
         var status = info.status
         if status == "recording" && !(kill(info.pid, 0) == 0 || errno == EPERM) { status = "interrupted" }
@@ -60,6 +61,7 @@ public enum SessionCatalog {
     /// its last `sync` line (the journal is trusted only that far; a journal-only session has
     /// only this), and session.json without a length. Refuses a session still performing.
     /// Returns a summary line.
+    // Thread: NRT (the CLI)
     public static func repair(_ dir: URL) throws -> String {
         var info = try SessionInfo.read(dir)
         if listing(dir, info).status == "recording" {

@@ -107,6 +107,7 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
     case notASession(String)
     case unreadable(String, String)
     case cannotRecord(String)
+    case cannotKeep(String)
     case replay(String)
 
     public var description: String {
@@ -114,6 +115,7 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
         case let .notASession(dir): return "\(dir) is not a session (no session.json)"
         case let .unreadable(path, why): return "cannot read \(path): \(why)"
         case let .cannotRecord(why): return "cannot record: \(why)"
+        case let .cannotKeep(why): return "cannot keep a session: \(why)"
         case let .replay(why): return "cannot replay: \(why)"
         }
     }

@@ -16,6 +16,7 @@ public struct PruneRule: Sendable, Equatable {
     }
 
     /// "7d", "12h", "30m", "45s", "2w" → seconds (nil: not a duration).
+    // Thread: NRT (any)
     public static func age(_ text: String) -> TimeInterval? {
         let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604_800]
         guard let unit = text.last.flatMap({ units[$0] }), let n = Double(text.dropLast()), n.isFinite, n >= 0 else { return nil }

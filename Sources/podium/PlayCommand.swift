@@ -165,10 +165,10 @@ struct Play: ParsableCommand {
             do {
                 let dir = try recording.startSession()
                 if !audio { Terminal.error("podium: keeping the session in \(dir) (--no-session keeps nothing)") }
-            } catch {
+            } catch where !audio {
                 recording.keepNoSession()
-                if !audio { Terminal.error("podium: \(error) — playing without a session") }
-            }
+                Terminal.error("podium: \(error) — playing without a session")
+            } catch {}  // the recording below says why
         }
         if audio {
             do {
@@ -176,6 +176,7 @@ struct Play: ParsableCommand {
                 Terminal.error(recordForListening && !record ? "podium: no sound card: recording the performance to \(dir), to listen to afterwards"
                                                              : "podium: recording to \(dir)")
             } catch {
+                if recording.sessionDirectory == nil { recording.keepNoSession() }
                 Terminal.error("podium: \(error) — playing without recording")
             }
         }
