@@ -78,6 +78,9 @@ final class JournalWriter: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Called on the writer thread after each write (about once a second).
     var afterWrite: (@Sendable () -> Void)?
+    /// Called once when events.log cannot be written (a full disk).
+    var onFailure: (@Sendable (String) -> Void)?
+    private var failed = false
 
     // Thread: NRT (owner)
     init(journal: Journal, directory: URL, events: FileHandle, tally: JournalTally) {
@@ -169,6 +172,10 @@ final class JournalWriter: @unchecked Sendable {
             ready += unsynced
             unsynced = ""
         }
-        if !ready.isEmpty { try? events.write(contentsOf: Data(ready.utf8)) }
+        guard !ready.isEmpty, !failed else { return }
+        do { try events.write(contentsOf: Data(ready.utf8)) } catch {
+            failed = true
+            onFailure?("events.log: \(error.localizedDescription)")
+        }
     }
 }

@@ -83,6 +83,9 @@ public final class Session: @unchecked Sendable {
             throw SessionError.cannotRecord("\(dir.path): \(SessionFiles.reason(error))")
         }
         writer.afterWrite = { [weak self] in self?.noteInput() }
+        writer.onFailure = { [weak self] why in
+            self?.onProblem?("session: \(why); the performance goes on, events.log keeps what was written (replay stops there)")
+        }
         guard writer.start() else {
             try? fm.removeItem(at: dir)
             throw SessionError.cannotRecord("this performance's journal was discarded: a session made now could not replay")
