@@ -72,6 +72,7 @@ struct JackAPI {
 
     func unregisterPort(_ port: OpaquePointer) { _ = jack_port_unregister(client, port) }
     func portName(_ port: OpaquePointer) -> String { String(cString: jack_port_name(port)) }
+    func isConnected(_ port: OpaquePointer) -> Bool { jack_port_connected(port) > 0 }
 
     func activate() throws {
         let rc = jack_activate(client)

@@ -127,9 +127,8 @@ public final class JackDriver: @unchecked Sendable {
     /// Deactivates, unregisters the ports, closes the client. Idempotent.
     // Thread: NRT (owner)
     public func stop() {
-        if running.exchange(false, ordering: .acquiringAndReleasing) {
-            supervisorDone.wait()
-        }
+        let wasRunning = running.exchange(false, ordering: .acquiringAndReleasing)
+        if wasRunning { supervisorDone.wait() }
         lock.withLock {
             if let api {
                 api.deactivate()
@@ -142,6 +141,9 @@ public final class JackDriver: @unchecked Sendable {
             outPorts = []
         }
         drainSideRings()
+        // The journal is complete through the last k-cycle performed: a session's length.
+        let last = state.pointee.cycleNow.load(ordering: .acquiring) - 1
+        if wasRunning, last >= 0 { journal.sync(through: last) }
     }
 
     /// The client's full name and sample rate/period, for messages.
@@ -160,6 +162,11 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     public var isConnected: Bool { lock.withLock { api != nil } }
+
+    /// Whether any audio input port has a connection now (a session notes that live input was
+    /// heard: replay cannot reproduce it unless input.wav was recorded).
+    // Thread: NRT (any)
+    public var inputConnected: Bool { lock.withLock { api.map { api in inPorts.contains { api.isConnected($0) } } ?? false } }
 
     /// JACK's current frame time (an estimate between callbacks), 0 when disconnected.
     public var frameTime: Int64 { lock.withLock { api?.frameTime ?? 0 } }

@@ -183,11 +183,23 @@ public enum JournalError: Error, CustomStringConvertible, Equatable {
 /// start of the engine, so a recording started mid-performance still replays from the start.
 ///
 /// Fed on the supervisor thread (applied records) and by the threads that compile or set
-/// strings; read by a recorder. Channel sets of one channel within one k-cycle are coalesced.
+/// strings. Channel sets of one channel within one k-cycle are coalesced. It keeps no history:
+/// finished lines wait in `pending` until a session's writer takes them (`take()`, on its own
+/// thread, which then writes them to events.log outside this lock). Until a writer attaches,
+/// the lines since the engine's start wait here (a session made later still starts from the
+/// engine's start); `discard()` (a performance that keeps no session) drops them for good.
+/// In memory for the whole performance: the orchestra texts by hash, the channel names and
+/// the async items waiting for their k-cycle.
 public final class Journal: @unchecked Sendable {
     private let lock = NSLock()
-    /// Every line so far, in order (a recorder started later writes these first).
-    private var history: [String] = []
+    /// Finished lines no writer has taken yet.
+    private var pending: [JournalLine] = []
+    /// Lines journaled so far (taken or pending).
+    private var total = 0
+    /// False once `discard()`ed: lines are counted, not kept.
+    private var keeping = true
+    /// A writer attached (`attach`): woken at each `sync` line.
+    private var wake: (@Sendable () -> Void)?
     /// Orchestra texts by hash.
     private var orchestras: [String: String] = [:]
     /// Async items waiting for the k-cycle that takes them in, by marker.
@@ -195,23 +207,71 @@ public final class Journal: @unchecked Sendable {
     private var names: [UnsafeMutablePointer<Double>: String] = [:]
     /// The current k-cycle's lines, held back to coalesce channel sets.
     private var open: [JournalLine] = []
-    private var observer: (@Sendable ([JournalLine], [String: String]) -> Void)?
 
     public init() {}
 
-    /// Every line so far and the orchestra texts they refer to; from now on `observer` gets
-    /// each batch of new lines with any new orchestra texts.
-    // Thread: NRT (the recorder's owner)
-    public func follow(_ observer: (@Sendable ([JournalLine], [String: String]) -> Void)?) -> (lines: [String], orchestras: [String: String]) {
+    /// What a writer takes: finished lines in order, and the texts of the orchestras their
+    /// `compile` lines name.
+    public struct Batch: Sendable {
+        public var lines: [JournalLine]
+        public var orchestras: [String: String]
+    }
+
+    /// A writer takes the lines from now on; `wake` is called (under the journal's lock: it must
+    /// only signal) when a `sync` line is pending. Returns false when the journal was discarded
+    /// (its lines since the engine's start are gone: a session made now could not replay).
+    // Thread: NRT (the session's owner)
+    public func attach(wake: @escaping @Sendable () -> Void) -> Bool {
         lock.withLock {
-            flushOpen()
-            self.observer = observer
-            return (history, orchestras)
+            guard keeping else { return false }
+            self.wake = wake
+            return true
         }
     }
 
-    /// The number of lines recorded so far.
-    public var count: Int { lock.withLock { history.count + open.count } }
+    /// The writer lets go (the lines from now on wait here again, for the next writer).
+    // Thread: NRT (the session's owner)
+    public func detach() { lock.withLock { wake = nil } }
+
+    /// Takes every finished line (and the open k-cycle's with `all`) out of the journal.
+    // Thread: NRT (the session's writer)
+    public func take(all: Bool = false) -> Batch {
+        lock.withLock {
+            if all { flushOpen() }
+            let lines = pending
+            pending = []
+            var texts: [String: String] = [:]
+            for case let .compile(_, hash, _) in lines { texts[hash] = orchestras[hash] }
+            return Batch(lines: lines, orchestras: texts)
+        }
+    }
+
+    /// Keeps nothing from now on (`--no-session`): lines are counted and dropped.
+    // Thread: NRT (owner)
+    public func discard() {
+        lock.withLock {
+            keeping = false
+            pending = []
+            wake = nil
+        }
+    }
+
+    /// Whether the lines since the engine's start are all still here or in a session.
+    public var isComplete: Bool { lock.withLock { keeping } }
+
+    /// The lines not yet taken by a writer (all of them while none is attached) and the
+    /// orchestra texts. For tests and tools that read the journal of a driver directly; the
+    /// parameter is a remnant of the observer it once set (only nil).
+    // Thread: NRT (any)
+    public func follow(_ observer: Never? = nil) -> (lines: [String], orchestras: [String: String]) {
+        lock.withLock {
+            flushOpen()
+            return (pending.map(\.text), orchestras)
+        }
+    }
+
+    /// The number of lines journaled so far.
+    public var count: Int { lock.withLock { total + open.count } }
 
     // MARK: feeding — Thread: NRT
 
@@ -313,7 +373,7 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
-    /// Hands the lines of finished k-cycles (all lines, with `all`) to the history and observer.
+    /// Hands the lines of finished k-cycles to `pending` (for the writer).
     func flush() { lock.withLock { flushOpen() } }
 
     private func append(_ line: JournalLine) {
@@ -323,13 +383,11 @@ public final class Journal: @unchecked Sendable {
 
     private func flushOpen() {
         guard !open.isEmpty else { return }
-        let lines = open
-        open = []
-        history.append(contentsOf: lines.map(\.text))
-        if let observer {
-            var texts: [String: String] = [:]
-            for case let .compile(_, hash, _) in lines { texts[hash] = orchestras[hash] }
-            observer(lines, texts)
+        total += open.count
+        if keeping {
+            pending.append(contentsOf: open)
+            if let wake, open.contains(where: { if case .sync = $0 { return true }; return false }) { wake() }
         }
+        open.removeAll(keepingCapacity: true)
     }
 }

@@ -19,11 +19,11 @@ final class AudioDiskWriter: @unchecked Sendable {
     private(set) var restarts = 0
     var onFailure: (@Sendable (String) -> Void)?
 
-    init(tap: RecordTap, directory: URL) throws {
+    init(tap: RecordTap, directory: URL, audio: String = "audio.wav", input inputName: String = "input.wav") throws {
         self.tap = tap
-        output = try SoundFileWriter(path: directory.appendingPathComponent("audio.wav").path, sampleRate: tap.sampleRate,
+        output = try SoundFileWriter(path: directory.appendingPathComponent(audio).path, sampleRate: tap.sampleRate,
                                      channels: tap.outputs, format: .float)
-        input = tap.inputs > 0 ? try SoundFileWriter(path: directory.appendingPathComponent("input.wav").path,
+        input = tap.inputs > 0 ? try SoundFileWriter(path: directory.appendingPathComponent(inputName).path,
                                                      sampleRate: tap.sampleRate, channels: tap.inputs, format: .float) : nil
         output.updateHeader()
         input?.updateHeader()

@@ -38,7 +38,8 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     /// After a crash: the frames events.log is known complete for (its last `sync`); replay
     /// renders this many. nil: all of them.
     public var replayFrames: Int64?
-    /// recording (still running, or interrupted when its process is gone), complete, repaired.
+    /// recording (the performance still runs, or interrupted when its process is gone),
+    /// complete, crashed, repaired.
     public var status: String
     /// The recording process (to tell a running recording from a crashed one).
     public var pid: Int32
@@ -50,6 +51,31 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     public var notes: [String] = []
     /// The output safety limit the performance clipped at (an amplitude; nil: none).
     public var outputLimit: Double?
+    /// Frames from the engine's start that events.log covers (the whole performance; through
+    /// its last `sync` line after a crash). nil while the performance runs.
+    public var journalFrames: Int64?
+    /// events.log's `event` lines (nil while the performance runs).
+    public var events: Int?
+    /// Audio takes (`:record start` … `:record stop`), in order; the first is `audio.wav`, and
+    /// the fields above (startCycle, startSegment, frames, duration, replayFrames) describe it.
+    public var takes: [Take]?
+    /// Whether an audio input port was connected during the performance (nil: not known).
+    public var inputConnected: Bool?
+
+    /// One audio take: its files and where it begins in the journal.
+    public struct Take: Codable, Sendable, Equatable {
+        public var audio: String
+        public var input: String?
+        public var startCycle: Int64
+        public var startSegment: Int
+        public var frames: Int64?
+        public var overruns: UInt64 = 0
+    }
+
+    /// Whether the session holds recorded audio (a take, or an audio.wav from before takes).
+    public func hasAudio(in directory: URL) -> Bool {
+        !(takes ?? []).isEmpty || FileManager.default.fileExists(atPath: directory.appendingPathComponent("audio.wav").path)
+    }
 
     public static let fileName = "session.json"
 
@@ -81,6 +107,7 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
     case notASession(String)
     case unreadable(String, String)
     case cannotRecord(String)
+    case cannotKeep(String)
     case replay(String)
 
     public var description: String {
@@ -88,6 +115,7 @@ public enum SessionError: Error, CustomStringConvertible, Equatable {
         case let .notASession(dir): return "\(dir) is not a session (no session.json)"
         case let .unreadable(path, why): return "cannot read \(path): \(why)"
         case let .cannotRecord(why): return "cannot record: \(why)"
+        case let .cannotKeep(why): return "cannot keep a session: \(why)"
         case let .replay(why): return "cannot replay: \(why)"
         }
     }

@@ -25,10 +25,15 @@ public final class SessionReplayer {
     public let directory: URL
     public let info: SessionInfo
     let lines: [JournalLine]
+    /// What is rendered: an audio take's span, or the whole performance from the engine's start.
+    public let span: ReplaySpan
 
-    public init(directory: URL) throws {
+    /// Replays audio take `take` (default: the first, when the session has audio), or with
+    /// `whole` (or no audio) the whole performance from the engine's start.
+    public init(directory: URL, take: Int? = nil, whole: Bool = false) throws {
         self.directory = directory
         info = try SessionInfo.read(directory)
+        span = try ReplaySpan(info: info, directory: directory, take: take, whole: whole)
         let url = directory.appendingPathComponent("events.log")
         guard let data = try? Data(contentsOf: url) else { throw SessionError.unreadable(url.path, "missing") }
         var text = String(decoding: data, as: UTF8.self)
@@ -43,17 +48,17 @@ public final class SessionReplayer {
         lines = parsed
     }
 
-    /// The frames to render: what session.json says was recorded, else what audio.wav holds.
-    public var recordedFrames: Int64? {
-        if let f = info.replayFrames ?? info.frames { return f }
-        return try? SoundFileHeader.info(directory.appendingPathComponent("audio.wav").path).frames
-    }
+    /// The frames to render.
+    public var recordedFrames: Int64? { span.frames }
+
+    /// Why this replay may not equal the performance (said before it starts).
+    public var warnings: [String] { ReplayWarnings.check(info: info, directory: directory, span: span) }
 
     /// Renders to `output` (float WAV, like audio.wav). `progress(done, total)` in seconds.
     public func run(output: String, progress: (Double, Double) -> Void = { _, _ in },
                     console: (ConsoleLine) -> Void = { _ in }) throws -> ReplaySummary {
         try SoundFileWriter.checkWritable(output)
-        guard let target = recordedFrames else { throw SessionError.replay("no audio.wav and no frame count in session.json") }
+        guard let target = span.frames else { throw SessionError.replay("no audio.wav and no frame count in session.json") }
         let clock = ContinuousClock()
         let began = clock.now
         let source = info.engineSource(in: directory)
@@ -63,7 +68,7 @@ public final class SessionReplayer {
             let dir = URL(fileURLWithPath: info.source.original).deletingLastPathComponent().path
             options.extra = ["SSDIR", "SFDIR", "SADIR", "INCDIR"].map { "--env:\($0)+=\(dir)" }
         }
-        let input = info.inputs > 0 ? try? SoundFileContents(path: directory.appendingPathComponent("input.wav").path) : nil
+        let input = span.input.flatMap { try? SoundFileContents(path: directory.appendingPathComponent($0).path) }
         let texts = try orchestraTexts()
         let limit = OutputGuard.limit(info.outputLimit)
 
@@ -128,7 +133,7 @@ public final class SessionReplayer {
             var midi: [UInt8] = []
             var next = 0
             var cycle: Int64 = 0
-            let recordingFrom: Int64? = index < info.startSegment ? nil : (index == info.startSegment ? info.startCycle : 0)
+            let recordingFrom: Int64? = index < span.startSegment ? nil : (index == span.startSegment ? span.startCycle : 0)
             while frames < target {
                 if let end = segment.end, cycle >= end { break }
                 rt.console.clearMIDI()

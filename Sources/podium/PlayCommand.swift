@@ -67,11 +67,14 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "Stop after this many seconds.")
     var duration: Double?
 
-    @Flag(name: .long, help: "Record the session (audio, events, orchestras, console) from the start; :record start|stop in the REPL and /podium/record/start|stop over OSC work without it.")
+    @Flag(name: .long, help: "Record the audio too (audio.wav, input.wav) from the start; :record start|stop in the REPL and /podium/record/start|stop over OSC work without it.")
     var record = false
 
-    @Option(name: .long, help: "Where sessions are recorded (default: $PODIUM_SESSIONS, else ./Sessions).")
+    @Option(name: .long, help: "Where sessions are kept (default: $PODIUM_SESSIONS, else ./Sessions).")
     var sessions: String?
+
+    @Flag(name: .long, help: "Keep no session of this performance (by default its journal is kept, for podium replay).")
+    var noSession = false
 
     @Option(name: .long, help: "The output safety limit in dBFS: samples beyond it are clipped (counted in :status). A NaN or infinite k-cycle is always silenced.")
     var outputLimit: Double = 0
@@ -88,7 +91,7 @@ struct Play: ParsableCommand {
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
 
     /// Where sessions go.
-    var sessionsDirectory: String { sessions ?? ProcessInfo.processInfo.environment["PODIUM_SESSIONS"] ?? "Sessions" }
+    var sessionsDirectory: String { sessionsRoot(sessions) }
 
     func validate() throws {
         if let script, !FileManager.default.fileExists(atPath: script) { throw ValidationError("no such script: \(script)") }
@@ -101,6 +104,7 @@ struct Play: ParsableCommand {
         }
         do { try InputCheck.tempo(tempo) } catch { throw ValidationError("--tempo: \(error)") }
         do { try InputCheck.quantum(beatsPerBar) } catch { throw ValidationError("--beats-per-bar: \(error)") }
+        if noSession && record { throw ValidationError("--record and --no-session: a recording is kept in a session; choose one") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
 
@@ -160,15 +164,29 @@ struct Play: ParsableCommand {
             }
         }
         router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }))
-        // JACK's dummy backend plays to nobody: the performance is recorded so that there is
-        // something to listen to afterwards.
-        let recordForListening = embedded?.backend == .dummy
-        if record || recordForListening {
+        // Every performance keeps a session (its journal, streamed to disk) unless --no-session.
+        // JACK's dummy backend plays to nobody: the performance is also recorded so that there
+        // is something to listen to afterwards.
+        let recordForListening = embedded?.backend == .dummy && !noSession
+        let audio = record || recordForListening
+        if noSession {
+            recording.keepNoSession()
+        } else {
+            do {
+                let dir = try recording.startSession()
+                if !audio { Terminal.error("podium: keeping the session in \(dir) (--no-session keeps nothing)") }
+            } catch where !audio {
+                recording.keepNoSession()
+                Terminal.error("podium: \(error) — playing without a session")
+            } catch {}  // the recording below says why
+        }
+        if audio {
             do {
                 let dir = try recording.startRecording()
                 Terminal.error(recordForListening && !record ? "podium: no sound card: recording the performance to \(dir), to listen to afterwards"
                                                              : "podium: recording to \(dir)")
             } catch {
+                if recording.sessionDirectory == nil { recording.keepNoSession() }
                 Terminal.error("podium: \(error) — playing without recording")
             }
         }
@@ -306,6 +324,8 @@ struct Play: ParsableCommand {
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
         Terminal.error("podium: stopped. \(stats)")
+        // After the driver stopped: the journal's last sync line is the performance's end.
+        if let summary = recording.finish() { Terminal.error("podium: \(summary)") }
         if let osc { Terminal.error("podium: osc: \(osc.stats.summary)") }
         // Last, so that a newcomer sees it: the file to listen to.
         if recordForListening, let recorded { Terminal.error("podium: " + ListenLine.describe(audio: recorded + "/audio.wav")) }

@@ -4,11 +4,13 @@ import PodiumSession
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-render a recorded session offline, as fast as Csound runs.",
+        abstract: "Re-render a session offline, as fast as Csound runs.",
         discussion: """
         Starts the engine as the performance did (same orchestra text, sr, ksmps, seed) and \
-        applies every line of events.log at its k-cycle. For orchestras without live input, \
-        external files or clock opcodes the samples equal audio.wav (recorded input is fed back).
+        applies every line of events.log at its k-cycle. A session with audio renders its first \
+        take (--take N, --whole); a journal-only session the whole performance. For orchestras \
+        without live input, external files or clock opcodes the samples equal audio.wav \
+        (recorded input is fed back); what would differ is said before it starts.
         """)
 
     @Argument(help: "A session directory (see `podium sessions`).")
@@ -17,6 +19,12 @@ struct Replay: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output WAV file (default: DIRECTORY/replay.wav).")
     var output: String?
 
+    @Option(name: .long, help: "Render audio take N (1: audio.wav; default 1 when audio was recorded).")
+    var take: Int?
+
+    @Flag(name: .long, help: "Render the whole performance from the engine's start, even when audio was recorded later.")
+    var whole = false
+
     @Flag(name: .long, help: "Show Csound's console lines.")
     var verbose = false
 
@@ -24,6 +32,8 @@ struct Replay: ParsableCommand {
         guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("session.json")) else {
             throw ValidationError("\(directory) is not a session (no session.json)")
         }
+        if let take, take < 1 { throw ValidationError("--take: takes count from 1") }
+        if take != nil && whole { throw ValidationError("--take and --whole: choose one") }
     }
 
     func run() throws {
@@ -31,7 +41,12 @@ struct Replay: ParsableCommand {
         let out = output ?? dir.appendingPathComponent("replay.wav").path
         let bar = ProgressReporter(label: (out as NSString).lastPathComponent)
         do {
-            let replayer = try SessionReplayer(directory: dir)
+            let replayer = try SessionReplayer(directory: dir, take: take, whole: whole)
+            // Said before it starts: why the samples may differ from the performance.
+            for warning in replayer.warnings { Terminal.error("podium replay: not exact: \(warning)") }
+            if replayer.span.take == nil, replayer.info.hasAudio(in: dir) == false {
+                Terminal.error("podium replay: a journal-only session: rendering the whole performance from the engine's start")
+            }
             let summary = try replayer.run(output: out, progress: { bar.update(rendered: $0, total: $1) },
                                            console: { if verbose || $0.level >= .warning { Terminal.error($0.text) } })
             bar.finish()
@@ -44,37 +59,4 @@ struct Replay: ParsableCommand {
             throw ExitCode(1)
         }
     }
-}
-
-struct Sessions: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "List recorded sessions, or repair one a crash interrupted.")
-
-    @Option(name: .long, help: "The sessions directory (default: $PODIUM_SESSIONS, else ./Sessions).")
-    var dir: String?
-
-    @Option(name: .long, help: "Repair this session: WAV headers, a cut-off events.log line, session.json.")
-    var repair: String?
-
-    func run() throws {
-        if let repair {
-            do { print(try SessionCatalog.repair(URL(fileURLWithPath: repair))) } catch {
-                Terminal.error("podium sessions: \(error)")
-                throw ExitCode(1)
-            }
-            return
-        }
-        let root = dir ?? ProcessInfo.processInfo.environment["PODIUM_SESSIONS"] ?? "Sessions"
-        let list = SessionCatalog.list(URL(fileURLWithPath: root))
-        if list.isEmpty { return print("no sessions in \(root)") }
-        print(pad("date", 20) + pad("orchestra", 16) + pad("duration", 10) + pad("size", 10) + "status")
-        for s in list {
-            let date = String(s.info.started.prefix(19)).replacingOccurrences(of: "T", with: " ")
-            let size = s.bytes > 1 << 20 ? String(format: "%.1f MB", Double(s.bytes) / 1048576) : String(format: "%.0f KB", Double(s.bytes) / 1024)
-            let status = s.status == "interrupted" ? "interrupted (podium sessions --repair \(s.directory.path))" : s.status
-            print(pad(date, 20) + pad(s.info.orchestra, 16) + pad(String(format: "%.1f s", s.seconds), 10) + pad(size, 10) + status)
-        }
-    }
-
-    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
 }

@@ -11,8 +11,18 @@ enum Paths {
     static func orchestra(_ name: String) -> String { orchestras.appendingPathComponent(name).path }
     static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
 
+    /// Where `podium play` keeps sessions during the tests (every performance keeps one): a
+    /// temporary directory, through $PODIUM_SESSIONS, which every podium the tests start
+    /// inherits — never the repository's Sessions/.
+    static let testSessions: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-tests-sessions-\(getpid())").path
+        setenv("PODIUM_SESSIONS", dir, 1)
+        return dir
+    }()
+
     /// The podium binary built beside the test bundle (scripts/test builds it first).
     static var podium: String {
+        _ = testSessions
         let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for dir in [bundleDir, bundleDir.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug")] {
             let candidate = dir.appendingPathComponent("podium").path

@@ -251,7 +251,7 @@ func memoryTable(podium: String) throws {
     let server = try TestJackServer(period: 256, tag: "bench-memory")
     defer { server.stop() }
     let csd = "Orchestras/sine.csd"
-    let podiumKiB = peakRSS(podium, ["play", csd, "--server", server.name, "--no-connect", "--no-repl", "--no-watch", "--no-osc", "--duration", "3"], server: server.name)
+    let podiumKiB = peakRSS(podium, ["play", csd, "--server", server.name, "--no-connect", "--no-repl", "--no-watch", "--no-osc", "--no-session", "--duration", "3"], server: server.name)
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-memory-\(getpid())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
