@@ -14,6 +14,10 @@ public struct WebStats: Sendable, Equatable {
     public var refused = 0
     public var applied = 0
     public var dropped = 0
+
+    public var summary: String {
+        "pages \(pages), messages \(messages), malformed \(malformed), refused \(refused), applied \(applied), updates dropped for slow pages \(dropped)"
+    }
 }
 
 /// The pages connected now: what they send becomes commands (one producer, shared under a
@@ -31,6 +35,9 @@ final class WebClients: @unchecked Sendable {
     private var queues: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextID = 0
     private var layout: WebLayout
+    /// What `set` checks, computed with the layout: the page's channels and their ranges.
+    private var settable: Set<String> = []
+    private var ranges: [String: ChannelInfo.Range] = [:]
     private var values: [String: Double] = [:]
     private var console: [String] = []
     private var counters = WebStats()
@@ -46,7 +53,10 @@ final class WebClients: @unchecked Sendable {
         let p = driver.makeProducer()
         producer = Mutex(p)
         score = ScoreInput(driver: driver, producer: p)
-        layout = WebLayout(orchestra: orchestra, channels: driver.engine.channels(), map: map)
+        let channels = driver.engine.channels()
+        layout = WebLayout(orchestra: orchestra, channels: channels, map: map)
+        settable = layout.inputChannels
+        ranges = Dictionary(channels.compactMap { c in c.range.map { (c.name, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
     var stats: WebStats { lock.withLock { var s = counters; s.pages = queues.count; return s } }
@@ -55,13 +65,16 @@ final class WebClients: @unchecked Sendable {
 
     func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        // The layout and every value first, then what changes: registered and greeted under one
+        // lock, so that no broadcast reaches this page before its hello.
+        let greeting = hello()
         let id = lock.withLock { () -> Int in
             nextID += 1
             queues[nextID] = continuation
+            continuation.yield(greeting)
             return nextID
         }
         defer { lock.withLock { queues[id] = nil } }
-        continuation.yield(hello())
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in stream { try await outbound.write(.text(text)) }
@@ -69,7 +82,7 @@ final class WebClients: @unchecked Sendable {
             group.addTask { [self] in
                 for try await message in inbound.messages(maxSize: 64 * 1024) {
                     guard case let .text(text) = message else {
-                        count { $0.malformed += 1 }
+                        count { $0.messages += 1; $0.malformed += 1 }
                         continuation.yield(WebClients.json(["type": "error", "message": "binary messages are not understood: send JSON text"]))
                         continue
                     }
@@ -102,9 +115,11 @@ final class WebClients: @unchecked Sendable {
             case "motion":
                 guard let v = object["values"] as? [String: Any] else { throw InputError("motion needs \"values\"") }
                 let wanted = lock.withLock { layout.motion }
+                // Sensors overshoot: their values are held to the channel's range, not refused.
                 for (name, number) in v {
-                    guard wanted.contains(name), let x = (number as? NSNumber)?.doubleValue else { continue }
-                    try set(name, x, momentary: false)
+                    guard wanted.contains(name), let x = (number as? NSNumber)?.doubleValue, x.isFinite else { continue }
+                    let r = lock.withLock { ranges[name] }
+                    try set(name, r.map { min(max(x, $0.minimum), $0.maximum) } ?? x, momentary: false)
                 }
             case "score":
                 guard let line = object["text"] as? String, line.utf8.count <= 4096 else { throw InputError("score needs \"text\" (at most 4096 bytes)") }
@@ -128,7 +143,7 @@ final class WebClients: @unchecked Sendable {
 
     /// A channel value from a page: a channel the page shows, within its declared range.
     func set(_ name: String, _ value: Double, momentary: Bool) throws {
-        let (known, range) = lock.withLock { (layout.inputChannels.contains(name), driver.engine.channels().first { $0.name == name }?.range) }
+        let (known, range) = lock.withLock { (settable.contains(name), ranges[name]) }
         guard known else { throw InputError("unknown channel \(name.prefix(64)): not a control of this page") }
         if let r = range, r.maximum > r.minimum, !(r.minimum...r.maximum).contains(value) {
             throw InputError("\(name) runs from \(InputCheck.describe(r.minimum)) to \(InputCheck.describe(r.maximum)): \(InputCheck.describe(value)) is out of range")
@@ -178,7 +193,7 @@ final class WebClients: @unchecked Sendable {
     /// Input and output channel values now (inputs as the engine holds them: set by any surface).
     func current() -> [String: Double] {
         let e = driver.engine
-        let (inputs, meters) = lock.withLock { (layout.inputChannels, layout.meters.flatMap(\.channels)) }
+        let (inputs, meters) = lock.withLock { (settable, layout.meters.flatMap(\.channels)) }
         var v: [String: Double] = [:]
         for name in inputs { if let x = try? e.control(name), x.isFinite { v[name] = x } }
         for name in meters { if let x = driver.outputValue(name) ?? (try? e.control(name)), x.isFinite { v[name] = x } }

@@ -59,7 +59,8 @@ public struct WebLayout: Codable, Sendable, Equatable {
                 guard let name = targets.first, !used.contains(name) else { continue }
                 mapped.append(control("momentary", [name])); used.insert(name)
             case .xy:
-                guard targets.count == 2, !targets.contains(where: used.contains) else { continue }
+                // A pad may share its channels with faders: both move together.
+                guard targets.count == 2 else { continue }
                 mapped.append(control("xy", targets, label: targets.joined(separator: " × "))); used.formUnion(targets)
             case .multitoggle:
                 if let steps = c.steps {

@@ -137,6 +137,10 @@ public final class WebSurface: @unchecked Sendable {
 
     public var stats: WebStats { clients.stats }
 
+    /// Console lines for every open page.
+    // Thread: the console router's
+    public func console(_ lines: [String]) { clients.console(lines) }
+
     static func refusal(_ why: String) -> Response {
         Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "podium: \(why)\n")))
     }

@@ -6,6 +6,7 @@ import PodiumOSC
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
+import PodiumWeb
 import Synchronization
 
 struct Play: ParsableCommand {
@@ -82,6 +83,21 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "No safety clipping at the output (NaN and infinite k-cycles are still silenced).")
     var noOutputLimit = false
 
+    @Option(name: .long, help: "HTTP port of the stage page (the orchestra's controls in a browser).")
+    var webPort = WebOptions.defaultPort
+
+    @Flag(name: .long, help: "Do not serve the stage page.")
+    var noWeb = false
+
+    @Option(name: .long, help: "Address to serve the stage page on (a LAN address for phones and tablets: the page's URL then carries an access token).")
+    var webBind = "127.0.0.1"
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Source ranges allowed to open the stage page besides loopback (CIDR).")
+    var webAllow: [String] = []
+
+    @Option(name: .long, help: "The stage page's access token (default: a new one when --web-bind is not loopback).")
+    var webToken: String?
+
     @Option(name: .long, help: "The beat clock's tempo at the start, in BPM (:tempo changes it).")
     var tempo = BeatClock.defaultTempo
 
@@ -105,6 +121,10 @@ struct Play: ParsableCommand {
         do { try InputCheck.tempo(tempo) } catch { throw ValidationError("--tempo: \(error)") }
         do { try InputCheck.quantum(beatsPerBar) } catch { throw ValidationError("--beats-per-bar: \(error)") }
         if noSession && record { throw ValidationError("--record and --no-session: a recording is kept in a session; choose one") }
+        for c in webAllow where CIDR(c) == nil { throw ValidationError("--web-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
+        if Endpoint.parse(webBind) == nil { throw ValidationError("--web-bind: not an IPv4 address: \(webBind)") }
+        if !(0...65535).contains(webPort) { throw ValidationError("--web-port: \(webPort) is not a port") }
+        if let webToken, webToken.isEmpty || !webToken.allSatisfy({ $0.isLetter || $0.isNumber }) { throw ValidationError("--web-token: letters and digits only") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
 
@@ -211,6 +231,18 @@ struct Play: ParsableCommand {
                 Terminal.error("podium play: \(error)")
                 driver.stop()
                 throw ExitCode(1)
+            }
+        }
+        // The stage page (a browser surface); a port in use is said, and the music goes on.
+        var web: WebSurface?
+        if !noWeb {
+            let besideOrchestra = (orchestra.file as NSString).deletingPathExtension + ".oscmap.yaml"
+            let map = (oscMap ?? (FileManager.default.fileExists(atPath: besideOrchestra) ? besideOrchestra : nil)).flatMap { try? OSCMap(contentsOf: $0) }
+            do {
+                web = try WebSetup.start(driver: driver, options: WebOptions(port: webPort, bind: webBind, allow: webAllow.compactMap(CIDR.init), token: webToken),
+                                         orchestra: orchestra.file, map: map, router: router)
+            } catch {
+                Terminal.error("podium: \(error) — playing without the stage page (--web-port to choose another)")
             }
         }
 
@@ -321,12 +353,14 @@ struct Play: ParsableCommand {
         loops.stopScheduler()
         let recorded = recording.recordingDirectory
         if let summary = recording.stopRecording() { Terminal.error("podium: \(summary)") }
+        web?.stop()
         let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
         driver.stop()
         Terminal.error("podium: stopped. \(stats)")
         // After the driver stopped: the journal's last sync line is the performance's end.
         if let summary = recording.finish() { Terminal.error("podium: \(summary)") }
         if let osc { Terminal.error("podium: osc: \(osc.stats.summary)") }
+        if let web { Terminal.error("podium: web: \(web.stats.summary)") }
         // Last, so that a newcomer sees it: the file to listen to.
         if recordForListening, let recorded { Terminal.error("podium: " + ListenLine.describe(audio: recorded + "/audio.wav")) }
         _ = sources

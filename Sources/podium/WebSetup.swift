@@ -1,0 +1,32 @@
+import Foundation
+import PodiumOSC
+import PodiumRealtime
+import PodiumSurfaces
+import PodiumWeb
+
+/// `podium play`'s stage page: started after OSC, its console sink, the address to open
+/// (and, on a terminal with `qrencode` installed, a QR code of it for a phone).
+enum WebSetup {
+    // Thread: NRT (owner)
+    static func start(driver: JackDriver, options: WebOptions, orchestra: String, map: OSCMap?, router: ConsoleRouter) throws -> WebSurface {
+        let web = WebSurface(driver: driver, options: options, orchestra: (orchestra as NSString).lastPathComponent, map: map)
+        web.onNotice = { router.notice("web: \($0)") }
+        try web.start()
+        router.setSink("web", .init(minimum: .orchestra) { lines in web.console(lines.map(\.text)) })
+        Terminal.error("podium: the stage page: \(web.url)")
+        if options.token != nil, isatty(STDERR_FILENO) == 1, let qr = which("qrencode") {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: qr)
+            p.arguments = ["-t", "ANSIUTF8", web.url]
+            p.standardError = FileHandle.nullDevice
+            try? p.run()
+            p.waitUntilExit()
+        }
+        return web
+    }
+
+    static func which(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
