@@ -161,6 +161,10 @@ struct RTState: ~Copyable {
     var clock = BeatClock()
     /// RT → NRT: the clock once a period, for the surfaces and the loop scheduler.
     let clockPublished = PublishedClock()
+    /// NRT (before activation): JACK transport, a `TransportMode.code` (0 off, 1 master, 2 follow).
+    var transportMode = 0
+    /// RT: follow mode's memory of the last period's transport (`Transport.swift`).
+    var follower = TransportFollower()
 
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>
