@@ -49,6 +49,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var directSwaps: UInt64
     public var handshakes: UInt64
     public var withdrawnHandovers: UInt64
+    /// Beat-timed commands a transport relocation cancelled (follow mode).
+    public var droppedOnLocate: UInt64
 
     init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
@@ -74,6 +76,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         directSwaps = c(.directSwaps)
         handshakes = c(.handshakes)
         withdrawnHandovers = c(.withdrawnHandovers)
+        droppedOnLocate = c(.droppedOnLocate)
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
@@ -107,6 +110,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + (voiceLimited > 0 ? "notes refused at the voice limit \(voiceLimited), " : "")
             + (deferredStrings + droppedStrings > 0 ? "string stores deferred \(deferredStrings) (dropped \(droppedStrings)), " : "")
             + (missingBuffers > 0 ? "missing port buffers \(missingBuffers), " : "")
-            + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "") + "silent callbacks \(silentCallbacks)"
+            + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "")
+            + (droppedOnLocate > 0 ? "beat-timed commands dropped by transport relocations \(droppedOnLocate), " : "") + "silent callbacks \(silentCallbacks)"
     }
 }

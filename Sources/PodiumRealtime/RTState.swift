@@ -19,6 +19,8 @@ public enum StatIndex: Int, CaseIterable {
     /// Handovers (engine, record tap, bindings): swapped directly while no callback could run,
     /// through the handshake with the callback, withdrawn after the handshake timed out (NRT counters).
     case directSwaps, handshakes, withdrawnHandovers
+    /// Commands waiting for a beat, dropped when JACK transport relocated the clock (follow mode).
+    case droppedOnLocate
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic

@@ -132,10 +132,32 @@ func followTransport(_ s: UnsafeMutablePointer<RTState>, frames n: Int) {
     } else if relocated {
         target = Double(frame) / rate * s.pointee.clock.tempo / 60
     }
-    if target >= 0, target != s.pointee.clock.beat { s.pointee.clock.locate(target); changed = true }
+    if target >= 0, target != s.pointee.clock.beat {
+        s.pointee.clock.locate(target)
+        dropBeatTimed(s)
+        changed = true
+    }
     if rolling != s.pointee.clock.running { s.pointee.clock.setRunning(rolling); changed = true }
     s.pointee.follower = next
     if changed { reportClock(s) }
+}
+
+/// A relocation cancels the commands waiting for a beat: a note for beat 41 must neither sound
+/// when the beat comes round again after a jump back (the loops post it again) nor all at once
+/// after a jump forward. Never applied, so never journaled (replay agrees); counted.
+// Thread: RT
+@_noLocks @_noAllocation
+func dropBeatTimed(_ s: UnsafeMutablePointer<RTState>) {
+    var i = 0
+    while i < s.pointee.scheduled {
+        if s.pointee.schedule[i].onBeat {
+            s.pointee.scheduled -= 1
+            s.pointee.schedule[i] = s.pointee.schedule[s.pointee.scheduled]
+            counterAdd(s, .droppedOnLocate, 1)
+        } else {
+            i += 1
+        }
+    }
 }
 
 extension JackAPI {

@@ -4,6 +4,7 @@ import Foundation
 import PodiumEngine
 import PodiumProbe
 import PodiumSession
+import PodiumSurfaces
 import Testing
 
 /// BBT as Podium writes it, without JACK.
@@ -115,18 +116,23 @@ final class TransportTests {
         #expect(probe.position.bar == after.bar && probe.position.tick == after.tick)
     }
 
-    @Test("follow: jack_transport's play, stop and locate run, freeze and move Podium's clock; a beat-timed note waits while stopped; a master's BBT and BPM are taken")
-    func follow() throws {
-        let driver = makeDriver(.follow, tempo: 120)
+    /// A follower and JACK's `jack_transport`, the transport stopped at frame 0.
+    func following(tempo: Double) throws -> (JackDriver, AppliedLog, JackTransportTool) {
+        let driver = makeDriver(.follow, tempo: tempo)
         let applied = AppliedLog()
         driver.onApplied = { applied.add($0) }
         try driver.start()
-        defer { driver.stop() }
         let tool = try JackTransportTool(server: server.name)
-        defer { tool.quit() }
-        let probe = try TransportProbe(server: server.name)
         tool.send("stop")
         tool.send("locate 0", settle: 0.2)
+        return (driver, applied, tool)
+    }
+
+    @Test("follow: jack_transport's play, stop and locate run, freeze and move Podium's clock; a beat-timed note waits while stopped; a master's BBT and BPM are taken")
+    func follow() throws {
+        let (driver, applied, tool) = try following(tempo: 120)
+        defer { tool.quit(); driver.stop() }
+        let probe = try TransportProbe(server: server.name)
         #expect(eventually(2) { !driver.clock.running && driver.clock.beat == 0 })
         // A note a few frames after the frozen beat (inside the next k-cycle) waits for the transport.
         let producer = driver.makeProducer()
@@ -168,17 +174,38 @@ final class TransportTests {
         tool.send("release")
     }
 
+    @Test("follow: a relocation back while a loop plays: the loop plays on from the new position, and no beat sounds twice")
+    func loopAcrossRelocation() throws {
+        let (driver, applied, tool) = try following(tempo: 120)
+        defer { tool.quit(); driver.stop() }
+        tool.send("play", settle: 0.2)
+        let loops = LiveLoops(driver: driver)
+        loops.start()
+        defer { loops.stopScheduler() }
+        _ = try loops.define(name: "tick", beats: 1, body: "i 2 0 0.1 0.5")
+        func notes() -> [Applied] { applied.all.filter { $0.kind == .command && $0.command.pfields[0] == 2 } }
+        #expect(eventually(4) { notes().count >= 3 })
+        // Jump back just before a beat, while that beat's note waits in the audio thread's schedule.
+        #expect(eventually(2) { let f = driver.beatNow.truncatingRemainder(dividingBy: 1); return f > 0.85 && f < 0.9 })
+        tool.send("locate 0", settle: 0)
+        let before = notes().count
+        #expect(eventually(2) { driver.clock.beat < 1 })
+        Thread.sleep(forTimeInterval: 1.6)   // beats 0 to about 3
+        let after = notes()
+        #expect(after.count - before >= 2, "the loop went on after the jump back: \(after.count - before) notes")
+        // Each note's beat: none twice (a note posted for a beat before the jump must not join the new one).
+        let frames = after.map(\.command.frame).sorted()
+        let close = zip(frames, frames.dropFirst()).filter { $1 - $0 < 12000 }
+        #expect(close.isEmpty, "notes less than half a beat apart: \(close)")
+        #expect(driver.stats.droppedOnLocate >= 1, "the note waiting for the old beat was dropped")
+    }
+
     @Test("a session played in follow mode, with transport stops and relocations, replays to identical samples")
     func followReplays() throws {
         let root = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let driver = makeDriver(.follow, tempo: 133)
-        try driver.start()
-        defer { driver.stop() }
-        let tool = try JackTransportTool(server: server.name)
-        defer { tool.quit() }
-        tool.send("stop")
-        tool.send("locate 0", settle: 0.2)
+        let (driver, _, tool) = try following(tempo: 133)
+        defer { tool.quit(); driver.stop() }
         let producer = driver.makeProducer()
         try producer.event([1, 0, 3600])
         tool.send("play", settle: 0.2)

@@ -94,7 +94,13 @@ func quantizedRow(_ server: TestJackServer, _ driver: JackDriver, log: AppliedSt
         if let id = try producer.event([2, 0, 0.05, 0.5], quantize: .beat(b)) { beats[id] = b }
     }
     let last = first + Double(events) * spacing
-    while driver.beatNow < last + 0.5 { Thread.sleep(forTimeInterval: 0.05) }
+    // The clock counts performed k-cycles: after an xrun it holds its beat while JACK's frames
+    // moved on, so each beat's frame comes from the snapshot in force before it (every 5 ms).
+    var snapshots = [driver.clock]
+    while driver.beatNow < last + 0.5 {
+        Thread.sleep(forTimeInterval: 0.005)
+        snapshots.append(driver.clock)
+    }
     capture.stopRecording()
     let c = driver.clock
     let onsets = capture.onsets(0)
@@ -103,7 +109,7 @@ func quantizedRow(_ server: TestJackServer, _ driver: JackDriver, log: AppliedSt
     let window = Int64(spacing / 2 * 60 * c.sampleRate / c.tempo)
     var matched: [(Int64, Int64, UInt64)] = []
     for (id, b) in beats {
-        let ideal = idealFrame(c, b)
+        let ideal = idealFrame(snapshots.last { $0.beat <= b } ?? c, b)
         guard let onset = onsets.min(by: { abs($0 - ideal) < abs($1 - ideal) }), abs(onset - ideal) < window else { continue }
         matched.append((onset, ideal, id))
         if let applied = log.frame(of: id) { paths.append(onset - applied) }
@@ -249,7 +255,7 @@ func costRows(_ driver: JackDriver, seconds: Double) throws -> [String] {
 
 func beatSection(periods: [Int], tempos: [Double], events: Int, swaps: Int, changes: Int, seconds: Double) throws {
     print("### Quantized events: onset against the beat's ideal frame (dummy JACK \(realtimeServer ? "-R" : "-r"), 48 kHz, ksmps 64; \(events) `@beat` notes 1/8 beat apart per row)\n")
-    print("Ideal frame: the first frame at or after the beat, from the clock Podium publishes (beat, frame, tempo). Capture path: onset − the frame the callback applied the note on (median), taken off every onset.\n")
+    print("Ideal frame: the first frame at or after the beat, from the clock Podium publishes (beat, frame, tempo), read every 5 ms: the last reading before the beat (the clock counts performed k-cycles, so an xrun shifts JACK frames against beats). Capture path: onset − the frame the callback applied the note on (median), taken off every onset.\n")
     print("| period | tempo | notes | heard | on the ideal frame | max frames off | mean frames off | capture path (frames) | late | xruns |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for p in periods {
