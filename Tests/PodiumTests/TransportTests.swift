@@ -32,6 +32,21 @@ struct TransportBBTTests {
     }
 }
 
+/// The clock's rounding on the audio thread, with values no surface should send but fuzzing did.
+@Suite("Beat clock extremes")
+struct BeatClockExtremeTests {
+    @Test("a grid of 1e-300 beats, a target 1e300 beats away and NaN: no trap, sensible answers")
+    func extremes() {
+        var clock = BeatClock(tempo: 120)
+        clock.locate(5.5)
+        #expect(clock.nextGridBeat(1e-300) >= 5.5)
+        #expect(clock.nextGridBeat(1) == 6)
+        #expect(clock.framesUntil(1e300) > 0 && clock.framesUntil(-1e300) < 0)
+        #expect(clock.framesUntil(6) == 12000)
+        #expect(BeatClock.floor(.nan).isNaN && BeatClock.ceil(1e300) == 1e300 && BeatClock.floor(-2.5) == -3)
+    }
+}
+
 extension JackSuites {
 /// `--transport master|follow` against a real `jackd -d dummy`, with JACK's own tools.
 @Suite("JACK transport", .serialized)
