@@ -35,7 +35,7 @@ final class ScriptTests {
         try "@0 i1 0 1\n@1 :load nosuch.orc\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect { try Script(contentsOf: path) } throws: { "\($0)" == "\(path):2: no such file: \(dir.path)/nosuch.orc" }
         #expect { try Script(text: ":load") } throws: { "\($0)".hasSuffix(":1: expected :load FILE") }
-        #expect { try Script(text: ":play x") } throws: { "\($0)".contains("known: :set, :load, :quit") }
+        #expect { try Script(text: ":play x") } throws: { "\($0)".contains("known: :set, :load, :tempo, :quant, :quit") }
     }
 
     @Test("a script's chord gives its instrument every p-field it reads (no warning per note); a plain i line is sent as written")
