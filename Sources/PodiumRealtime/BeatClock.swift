@@ -43,10 +43,13 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
         Double(ksmps) * tempo / (60 * sampleRate)
     }
 
-    /// Rounding without Foundation or rounding-rule metadata (|x| < 9e18, as beats are).
+    /// Rounding without Foundation or rounding-rule metadata. Beyond ±9e18 a double is already
+    /// whole (and NaN stays NaN): it is returned as it is, never converted — a quotient such as
+    /// beat / grid with a tiny grid (fuzzed OSC) trapped the audio thread in `Int64(x)`.
     // Thread: any
     @_noLocks @_noAllocation @inline(__always)
     static func floor(_ x: Double) -> Double {
+        guard x > -9.0e18, x < 9.0e18 else { return x }
         let t = Double(Int64(x))
         return t > x ? t - 1 : t
     }
@@ -54,6 +57,7 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
     // Thread: any
     @_noLocks @_noAllocation @inline(__always)
     static func ceil(_ x: Double) -> Double {
+        guard x > -9.0e18, x < 9.0e18 else { return x }
         let t = Double(Int64(x))
         return t < x ? t + 1 : t
     }
@@ -91,7 +95,9 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
     @_noLocks @_noAllocation
     public func framesUntil(_ target: Double) -> Int64 {
         let exact = (target - beat) / beatsPerCycle * Double(ksmps)
-        // A beat that lands a rounding error past a frame belongs to that frame.
+        // A beat that lands a rounding error past a frame belongs to that frame. Clamped: a
+        // beat ages away (or NaN) must not trap the conversion.
+        guard exact > -9.0e18, exact < 9.0e18 else { return exact < 0 ? -Int64(9.0e18) : Int64(9.0e18) }
         return Int64(BeatClock.ceil(exact - 1e-6))
     }
 

@@ -74,6 +74,8 @@ func applyDue(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart
 @_noLocks @_noAllocation
 func isDue(_ s: UnsafeMutablePointer<RTState>, _ command: inout Command, cycleStart: Int64, ksmps: Int) -> Bool {
     guard command.onBeat else { return command.frame < cycleStart + Int64(ksmps) }
+    // A stopped clock (JACK transport stopped, in follow mode) never reaches the beat: it waits.
+    guard s.pointee.clock.running else { return false }
     let offset = s.pointee.clock.framesUntil(command.beat)
     guard offset < Int64(ksmps) else { return false }
     if offset < 0 { counterAdd(s, .lateCommands, 1) }

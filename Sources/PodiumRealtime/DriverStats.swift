@@ -52,6 +52,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     /// Callbacks in which a compile merged, and the last one's duration (its global code ran there).
     public var merges: UInt64
     public var lastMergeCallbackMicroseconds: Double
+    /// Beat-timed commands a transport relocation cancelled (follow mode).
+    public var droppedOnLocate: UInt64
 
     init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
@@ -79,6 +81,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         withdrawnHandovers = c(.withdrawnHandovers)
         merges = c(.merges)
         lastMergeCallbackMicroseconds = Double(c(.lastMergeCallbackNs)) / 1000
+        droppedOnLocate = c(.droppedOnLocate)
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
@@ -114,6 +117,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + (missingBuffers > 0 ? "missing port buffers \(missingBuffers), " : "")
             + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "")
             + (merges > 0 ? "last reload's callback \(String(format: "%.0f", lastMergeCallbackMicroseconds)) µs, " : "")
+            + (droppedOnLocate > 0 ? "beat-timed commands dropped by transport relocations \(droppedOnLocate), " : "")
             + "silent callbacks \(silentCallbacks)"
     }
 }

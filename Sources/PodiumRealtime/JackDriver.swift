@@ -131,6 +131,7 @@ public final class JackDriver: @unchecked Sendable {
         if wasRunning { supervisorDone.wait() }
         lock.withLock {
             if let api {
+                if jackOptions.transport == .master { api.releaseTimebase() }
                 api.deactivate()
                 state.pointee.callbacksMayRun.store(false, ordering: .releasing)
                 for p in inPorts + outPorts + (midiPort.map { [$0] } ?? []) { api.unregisterPort(p) }
@@ -257,6 +258,9 @@ public final class JackDriver: @unchecked Sendable {
         state.pointee.client = api.client
         state.pointee.serverGone.store(false, ordering: .releasing)
         try api.setCallbacks(state: UnsafeMutableRawPointer(state))
+        state.pointee.transportMode = jackOptions.transport.code
+        state.pointee.follower = TransportFollower()
+        if jackOptions.transport == .master { try api.becomeTimebaseMaster(state: UnsafeMutableRawPointer(state)) }
         try handoverLock.withLock {
             state.pointee.callbacksMayRun.store(true, ordering: .releasing)
             do { try api.activate() } catch {
@@ -264,6 +268,7 @@ public final class JackDriver: @unchecked Sendable {
                 throw error
             }
         }
+        if jackOptions.transport == .master { api.startTransport() }  // followers move with Podium's bars
         lock.withLock {
             self.api = api
             inPorts = ins

@@ -17,6 +17,8 @@ public struct JackOptions: Sendable {
     /// The beat clock's first tempo (BPM) and beats per bar.
     public var tempo = BeatClock.defaultTempo
     public var quantum = BeatClock.defaultQuantum
+    /// JACK transport: off, timebase master, or follower.
+    public var transport = TransportMode.off
 
     // Thread: any
     public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil,

@@ -4,7 +4,8 @@ import PodiumEngine
 // The JACK process callback and everything it calls. Stage order per callback:
 //   1. take what the driver offered (engine bundle, recording tap, bindings: Adoption.swift);
 //      fetch each port buffer once (JackCallbacks.swift)
-//   2. drain every command ring: immediate commands apply now, future ones wait in `schedule`
+//   2. (transport follow mode: the transport moves the clock, Transport.swift)
+//      drain every command ring: immediate commands apply now, future ones wait in `schedule`
 //   3. for each k-cycle in the period: apply due commands (by frame or by beat), publish the
 //      beat clock to its channels, copy JACK in → spin,
 //      csoundPerformKsmps, reset momentaries, note merged compiles, copy spout → JACK out
@@ -63,6 +64,8 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     let inputs = s.pointee.inBuffers, outputs = s.pointee.outBuffers
 
     s.pointee.budget = s.pointee.eventsPerCallback
+    // Follow mode: JACK transport moves the clock before any command reads it.
+    if s.pointee.transportMode == 2 { followTransport(s, frames: n) }
     drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
     // MIDI from the JACK MIDI port: each k-cycle gets the messages timed inside it.
     var midiBuffer: UnsafeMutableRawPointer? = nil

@@ -22,6 +22,8 @@ public enum StatIndex: Int, CaseIterable {
     /// Callbacks in which an async compile merged (a reload, or a host question), and the
     /// duration of the last one (its global code ran there).
     case merges, lastMergeCallbackNs
+    /// Commands waiting for a beat, dropped when JACK transport relocated the clock (follow mode).
+    case droppedOnLocate
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic
@@ -166,6 +168,10 @@ struct RTState: ~Copyable {
     var clock = BeatClock()
     /// RT → NRT: the clock once a period, for the surfaces and the loop scheduler.
     let clockPublished = PublishedClock()
+    /// NRT (before activation): JACK transport, a `TransportMode.code` (0 off, 1 master, 2 follow).
+    var transportMode = 0
+    /// RT: follow mode's memory of the last period's transport (`Transport.swift`).
+    var follower = TransportFollower()
 
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>

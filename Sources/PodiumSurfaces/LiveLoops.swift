@@ -242,6 +242,11 @@ public final class LiveLoops: @unchecked Sendable {
         lock.withLock {
             for name in Array(loops.keys) {
                 guard var loop = loops[name] else { continue }
+                // The clock moved back (a JACK transport relocation): the next iteration is more
+                // than a loop ahead, which posting never leaves; start again at the next boundary.
+                if loop.nextStart > horizon + loop.current.beats + 1e-9 {
+                    loop.nextStart = (now / loop.current.beats - 1e-9).rounded(.up) * loop.current.beats
+                }
                 // After a long stall (transport stopped, a rebuild), skip to the next boundary.
                 if loop.nextStart + loop.current.beats < now {
                     loop.nextStart += ((now - loop.nextStart) / loop.current.beats).rounded(.up) * loop.current.beats

@@ -104,6 +104,9 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "Beats per bar (the clock's quantum).")
     var beatsPerBar = BeatClock.defaultQuantum
 
+    @Option(name: .long, help: "JACK transport: master (Podium publishes bar, beat and BPM and starts the transport), follow (transport start, stop and locate move Podium's clock), off.")
+    var transport = TransportMode.off
+
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
 
     /// Where sessions go.
@@ -157,6 +160,7 @@ struct Play: ParsableCommand {
                                outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20))
         jack.tempo = tempo
         jack.quantum = beatsPerBar
+        jack.transport = transport
         let driver = JackDriver(source: orchestra.source, options: EngineOptions(seed: seed), jack: jack)
         // One console stream: Csound's lines and Podium's notices, to the terminal (filtered),
         // the session's console.log and OSC subscribers.
@@ -366,3 +370,5 @@ struct Play: ParsableCommand {
         _ = sources
     }
 }
+
+extension TransportMode: ExpressibleByArgument {}

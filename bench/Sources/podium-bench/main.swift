@@ -360,8 +360,13 @@ do {
         print("|---:|---|---|")
         for row in bundleRows { print(row) }
         print("")
+    case "beat":
+        try beatSection(periods: (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) },
+                        tempos: (option("--tempos") ?? "90,120,133,174").split(separator: ",").compactMap { Double($0) },
+                        events: Int(option("--events") ?? "200") ?? 200, swaps: Int(option("--swaps") ?? "200") ?? 200,
+                        changes: Int(option("--changes") ?? "100") ?? 100, seconds: Double(option("--seconds") ?? "3") ?? 3)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat)\n".utf8))
         exit(64)
     }
 } catch {
