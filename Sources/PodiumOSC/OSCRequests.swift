@@ -68,7 +68,8 @@ extension OSCSurface {
         }
     }
 
-    /// `/podium/status` → `/podium/status.reply ,iiiiiifi`: sr, ksmps, period, k-cycles, xruns, commands, load %, instruments.
+    /// `/podium/status` → `/podium/status.reply ,iiiiiifiiiff`: sr, ksmps, period, k-cycles, xruns, commands, load %, instruments,
+    /// then Link: on, peers, tempo, beat (OSCLink.swift).
     func status(_ source: Endpoint) {
         let s = driver.stats
         let e = driver.engine
@@ -76,6 +77,6 @@ extension OSCSurface {
             .int(Int64(e.sampleRate)), .int(Int64(e.ksmps)), .int(Int64(s.lastPeriod)), .int(Int64(s.cycles)),
             .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
             .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
-        ])
+        ] + linkArguments)
     }
 }

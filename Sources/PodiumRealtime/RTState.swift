@@ -19,6 +19,8 @@ public enum StatIndex: Int, CaseIterable {
     /// Handovers (engine, record tap, bindings): swapped directly while no callback could run,
     /// through the handshake with the callback, withdrawn after the handshake timed out (NRT counters).
     case directSwaps, handshakes, withdrawnHandovers
+    /// Ableton Link: tempos adopted from the session, phase corrections, tempos Podium committed.
+    case linkTempoAdopted, linkPhaseCorrections, linkTempoCommitted
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic
@@ -161,6 +163,17 @@ struct RTState: ~Copyable {
     var clock = BeatClock()
     /// RT → NRT: the clock once a period, for the surfaces and the loop scheduler.
     let clockPublished = PublishedClock()
+
+    /// Ableton Link (LinkSync.swift): the bridge's pointer bits, 0 until `:link on` or `--link`
+    /// first creates it (NRT, once; freed only after the client is closed).
+    let linkHandle = Atomic<Int>(0)
+    /// NRT → RT: the output latency of Podium's playback ports, microseconds (the supervisor
+    /// reads it from JACK once a second while Link is on).
+    let linkLatencyUs = Atomic<Int64>(0)
+    /// RT: a `.clock` command changed the tempo since the last Link sync (commit it to the session).
+    var linkTempoToCommit = false
+    /// RT: Link was enabled at the last sync (false: the next sync is the first of a join).
+    var linkJoined = false
 
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>
