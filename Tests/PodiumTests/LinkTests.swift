@@ -1,0 +1,103 @@
+import CJack
+import Foundation
+import PodiumProbe
+import Testing
+
+/// Ableton Link against peers the project did not write (aalink from PyPI) and between two
+/// `podium play` processes, on a real `jackd -d dummy`. Every process that enables Link runs in
+/// a network namespace the test makes and removes (multicast never leaves the machine); JACK's
+/// shared memory and sockets are not namespaced, so they all join the test's server.
+extension JackSuites {
+@Suite("Ableton Link", .serialized)
+final class LinkTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    /// A step of p4 for p3 on both outputs (onsets are read from the capture).
+    static let orchestra = """
+    <CsoundSynthesizer>
+    <CsInstruments>
+    nchnls = 2
+    0dbfs = 1
+    instr 2
+      a1 linseg p4, p3, p4
+      outs a1, a1
+    endin
+    </CsInstruments>
+    <CsScore>
+    </CsScore>
+    </CsoundSynthesizer>
+    """
+
+    func podium(in ns: NetNamespace?, name: String, orchestra: String, link: Bool = true) throws -> LineChild {
+        let argv = [Paths.podium, "play", orchestra, "--server", server.name, "--name", name, "--no-connect", "--no-osc", "--no-watch"]
+            + (link ? ["--link"] : [])
+        return try LineChild(ns.map { $0.command(argv) } ?? argv)
+    }
+
+    func writeOrchestra() -> (URL, String) {
+        let dir = Paths.temporaryDirectory()
+        let path = dir.appendingPathComponent("steps.csd").path
+        try? LinkTests.orchestra.write(toFile: path, atomically: true, encoding: .utf8)
+        return (dir, path)
+    }
+
+    /// `tempo X BPM, …` from `:tempo`.
+    func clockTempo(_ line: String) -> Double? { line.hasPrefix("tempo ") ? number(after: "tempo", in: line) : nil }
+
+    @Test("without --link Link is off: :link and :status say so, and no socket is opened for it")
+    func offByDefault() throws {
+        let (dir, orc) = writeOrchestra()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pod = try podium(in: nil, name: "podnolink", orchestra: orc, link: false)
+        defer { pod.finish(":quit") }
+        let line = pod.ask(":link", every: 0.2, timeout: 10) { $0.hasPrefix("link ") }
+        #expect(line == "link off", "\(pod.stdout) \(pod.stderr)")
+        #expect(pod.ask(":status", every: 0.2, timeout: 5) { $0 == "link off" } != nil)
+        let sockets = try run("/usr/bin/ss", ["-uanp"]).stdout
+        #expect(!sockets.split(separator: "\n").contains { $0.contains("pid=\(pod.process.processIdentifier),") },
+                "podium holds a UDP socket without --link: \(sockets)")
+    }
+
+    @Test("an aalink peer in the same namespace: podium sees it, adopts its tempo change, and the peer follows :tempo")
+    func aalinkPeer() throws {
+        try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
+        let ns = try NetNamespace("peer")
+        defer { ns.remove() }
+        try ns.routeMulticastToLoopback()
+        let (dir, orc) = writeOrchestra()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let peer = try LineChild(ns.command(["/usr/bin/env", "python3", Paths.fixture("link_peer.py"), "100"]))
+        defer { peer.finish("quit") }
+        let pod = try podium(in: ns, name: "podlink", orchestra: orc)
+        defer { pod.finish(":quit") }
+
+        // Both see one peer.
+        let joined = pod.ask(":link", every: 0.1, timeout: 15) { $0.hasPrefix("link on, 1 peer") }
+        #expect(joined != nil, "podium never saw the peer: \(pod.stdout.suffix(400)) \(pod.stderr.suffix(400)) peer: \(peer.stderr)")
+        #expect(peer.ask(nil, timeout: 5) { $0.hasPrefix("peers 1 ") } != nil, "the peer never saw podium: \(peer.stdout.suffix(300))")
+        #expect(pod.ask(":status", every: 0.2, timeout: 5) { $0.hasPrefix("link on, 1 peer") } != nil, ":status shows the peer")
+
+        // The peer's tempo change reaches podium's clock.
+        let sent = Date()
+        peer.say("tempo 137")
+        let adopted = pod.ask(":tempo", every: 0.02, timeout: 5) { self.clockTempo($0).map { abs($0 - 137) < 0.01 } ?? false }
+        let adoption = Date().timeIntervalSince(sent)
+        #expect(adopted != nil, "podium's clock did not take 137 BPM: \(pod.lines.suffix(5))")
+        print("link: podium adopted the peer's tempo within \(String(format: "%.0f", adoption * 1000)) ms (polled every 20 ms)")
+
+        // Podium's :tempo reaches the peer.
+        let sent2 = Date()
+        pod.say(":tempo 90")
+        let followed = peer.ask(nil, every: 0.02, timeout: 5) { number(after: "tempo", in: $0).map { abs($0 - 90) < 0.01 } ?? false }
+        #expect(followed != nil, "the peer did not follow :tempo 90: \(peer.lines.suffix(3))")
+        print("link: the peer followed :tempo within \(String(format: "%.0f", Date().timeIntervalSince(sent2) * 1000)) ms")
+
+        // :link off leaves the session: the peer sees nobody, podium keeps its tempo.
+        pod.say(":link off")
+        #expect(peer.ask(nil, timeout: 10) { $0.hasPrefix("peers 0 ") } != nil, "the peer still sees podium after :link off")
+        #expect(pod.ask(":tempo", every: 0.2, timeout: 5) { self.clockTempo($0).map { abs($0 - 90) < 0.01 } ?? false } != nil)
+    }
+}
+}
