@@ -99,5 +99,60 @@ final class LinkTests {
         #expect(peer.ask(nil, timeout: 10) { $0.hasPrefix("peers 0 ") } != nil, "the peer still sees podium after :link off")
         #expect(pod.ask(":tempo", every: 0.2, timeout: 5) { self.clockTempo($0).map { abs($0 - 90) < 0.01 } ?? false } != nil)
     }
+
+    @Test("two podium processes in two namespaces joined by a veth pair, one JACK server: quantized notes start together, a tempo change crosses")
+    func twoHosts() throws {
+        try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
+        let a = try NetNamespace("hosta")
+        defer { a.remove() }
+        let b = try NetNamespace("hostb")
+        defer { b.remove() }
+        try a.link(to: b, subnet: 1)
+        let (dir, orc) = writeOrchestra()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let podA = try podium(in: a, name: "poda", orchestra: orc)
+        defer { podA.finish(":quit") }
+        let podB = try podium(in: b, name: "podb", orchestra: orc)
+        defer { podB.finish(":quit") }
+        for pod in [podA, podB] {
+            #expect(pod.ask(":link", every: 0.2, timeout: 15) { $0.hasPrefix("link on, 1 peer") } != nil,
+                    "no peer: \(pod.stdout.suffix(300)) \(pod.stderr.suffix(300))")
+        }
+        let capture = try CaptureClient(server: server.name, channels: 2, seconds: 20, name: "linkcap")
+        #expect(eventually(5) { jack_port_by_name(capture.client, "poda:out_1") != nil && jack_port_by_name(capture.client, "podb:out_1") != nil })
+        try capture.connect(from: "poda:out_1", channel: 0)
+        try capture.connect(from: "podb:out_1", channel: 1)
+        Thread.sleep(forTimeInterval: 1)  // the host-time filters settle; phase corrections done
+        capture.start()
+        let sends = 8
+        for i in 0..<sends {
+            Thread.sleep(forTimeInterval: 0.55 + Double(i % 3) * 0.15)  // a new beat each time (120 BPM)
+            podA.say("@beat i2 0 0.25 0.5")
+            podB.say("@beat i2 0 0.25 0.5")
+        }
+        Thread.sleep(forTimeInterval: 0.8)
+        capture.stopRecording()
+        let onsetsA = capture.onsets(0), onsetsB = capture.onsets(1)
+        #expect(onsetsA.count == sends && onsetsB.count == sends, "onsets: \(onsetsA) / \(onsetsB)")
+        // Each of B's notes against A's beat grid: the nearest of A's onsets, modulo a beat (a
+        // line read by the two hosts on either side of a beat line starts a beat apart).
+        let framesPerBeat = 24_000.0
+        let offsets: [Double] = onsetsB.compactMap { ob in
+            guard let oa = onsetsA.min(by: { abs($0 - ob) < abs($1 - ob) }) else { return nil }
+            let d = Double(ob - oa)
+            return d - (d / framesPerBeat).rounded() * framesPerBeat
+        }
+        let sorted = offsets.map(abs).sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2], worst = sorted.last ?? 0
+        print("link: two hosts, \(offsets.count) quantized notes: B − A onset (frames at 48 kHz) \(offsets.map { Int($0) }), median |Δ| \(String(format: "%.2f", median / 48)) ms, max \(String(format: "%.2f", worst / 48)) ms; xruns \(capture.xruns)")
+        #expect(worst <= 96, "onsets more than 2 ms apart: \(offsets)")
+        let sameBeat = zip(onsetsA, onsetsB).filter { abs($0 - $1) <= 96 }.count
+        #expect(sameBeat >= sends - 2, "notes on the same beat: \(sameBeat) of \(sends)")
+
+        // A tempo change on one host reaches the other's clock.
+        podA.say(":tempo 133")
+        #expect(podB.ask(":tempo", every: 0.05, timeout: 5) { self.clockTempo($0).map { abs($0 - 133) < 0.01 } ?? false } != nil,
+                "host B's clock did not follow host A's :tempo 133: \(podB.lines.suffix(3))")
+    }
 }
 }
