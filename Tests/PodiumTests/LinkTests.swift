@@ -30,9 +30,9 @@ final class LinkTests {
     </CsoundSynthesizer>
     """
 
-    func podium(in ns: NetNamespace?, name: String, orchestra: String, link: Bool = true) throws -> LineChild {
-        let argv = [Paths.podium, "play", orchestra, "--server", server.name, "--name", name, "--no-connect", "--no-osc", "--no-watch"]
-            + (link ? ["--link"] : [])
+    func podium(in ns: NetNamespace?, name: String, orchestra: String, link: Bool = true, connect: Bool = false) throws -> LineChild {
+        let argv = [Paths.podium, "play", orchestra, "--server", server.name, "--name", name, "--no-osc", "--no-watch"]
+            + (connect ? [] : ["--no-connect"]) + (link ? ["--link"] : [])
         return try LineChild(ns.map { $0.command(argv) } ?? argv)
     }
 
@@ -100,8 +100,9 @@ final class LinkTests {
         #expect(pod.ask(":tempo", every: 0.2, timeout: 5) { self.clockTempo($0).map { abs($0 - 90) < 0.01 } ?? false } != nil)
     }
 
-    @Test("two podium processes in two namespaces joined by a veth pair, one JACK server: quantized notes start together, a tempo change crosses")
-    func twoHosts() throws {
+    /// Two `podium play --link` (poda, podb) in two namespaces joined by a veth pair, both on the
+    /// test's JACK server, linked; `body` gets them and a capture client recording their first outputs.
+    func withTwoHosts(connectA: Bool = false, _ body: (LineChild, LineChild, CaptureClient) throws -> Void) throws {
         try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
         let a = try NetNamespace("hosta")
         defer { a.remove() }
@@ -110,7 +111,7 @@ final class LinkTests {
         try a.link(to: b, subnet: 1)
         let (dir, orc) = writeOrchestra()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let podA = try podium(in: a, name: "poda", orchestra: orc)
+        let podA = try podium(in: a, name: "poda", orchestra: orc, connect: connectA)
         defer { podA.finish(":quit") }
         let podB = try podium(in: b, name: "podb", orchestra: orc)
         defer { podB.finish(":quit") }
@@ -123,10 +124,16 @@ final class LinkTests {
         try capture.connect(from: "poda:out_1", channel: 0)
         try capture.connect(from: "podb:out_1", channel: 1)
         Thread.sleep(forTimeInterval: 1)  // the host-time filters settle; phase corrections done
+        try body(podA, podB, capture)
+    }
+
+    /// Sends the same `@beat` note to both hosts `sends` times, a new beat each time (120 BPM);
+    /// B's onsets against A's beat grid (frames: the nearest of A's onsets, modulo a beat — a
+    /// line the two hosts read on either side of a beat line starts a beat apart).
+    func quantizedNotes(_ podA: LineChild, _ podB: LineChild, _ capture: CaptureClient, sends: Int = 8) -> (offsets: [Double], sameBeat: Int) {
         capture.start()
-        let sends = 8
         for i in 0..<sends {
-            Thread.sleep(forTimeInterval: 0.55 + Double(i % 3) * 0.15)  // a new beat each time (120 BPM)
+            Thread.sleep(forTimeInterval: 0.55 + Double(i % 3) * 0.15)
             podA.say("@beat i2 0 0.25 0.5")
             podB.say("@beat i2 0 0.25 0.5")
         }
@@ -134,25 +141,47 @@ final class LinkTests {
         capture.stopRecording()
         let onsetsA = capture.onsets(0), onsetsB = capture.onsets(1)
         #expect(onsetsA.count == sends && onsetsB.count == sends, "onsets: \(onsetsA) / \(onsetsB)")
-        // Each of B's notes against A's beat grid: the nearest of A's onsets, modulo a beat (a
-        // line read by the two hosts on either side of a beat line starts a beat apart).
         let framesPerBeat = 24_000.0
         let offsets: [Double] = onsetsB.compactMap { ob in
             guard let oa = onsetsA.min(by: { abs($0 - ob) < abs($1 - ob) }) else { return nil }
             let d = Double(ob - oa)
             return d - (d / framesPerBeat).rounded() * framesPerBeat
         }
-        let sorted = offsets.map(abs).sorted()
-        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2], worst = sorted.last ?? 0
-        print("link: two hosts, \(offsets.count) quantized notes: B − A onset (frames at 48 kHz) \(offsets.map { Int($0) }), median |Δ| \(String(format: "%.2f", median / 48)) ms, max \(String(format: "%.2f", worst / 48)) ms; xruns \(capture.xruns)")
-        #expect(worst <= 96, "onsets more than 2 ms apart: \(offsets)")
-        let sameBeat = zip(onsetsA, onsetsB).filter { abs($0 - $1) <= 96 }.count
-        #expect(sameBeat >= sends - 2, "notes on the same beat: \(sameBeat) of \(sends)")
+        let sameBeat = zip(onsetsA, onsetsB).filter { abs(Double($0 - $1)) < framesPerBeat / 2 }.count
+        return (offsets, sameBeat)
+    }
 
-        // A tempo change on one host reaches the other's clock.
-        podA.say(":tempo 133")
-        #expect(podB.ask(":tempo", every: 0.05, timeout: 5) { self.clockTempo($0).map { abs($0 - 133) < 0.01 } ?? false } != nil,
-                "host B's clock did not follow host A's :tempo 133: \(podB.lines.suffix(3))")
+    func describe(_ offsets: [Double]) -> String {
+        let sorted = offsets.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        return "B − A onsets (frames at 48 kHz) \(offsets.map { Int($0) }), median \(String(format: "%.2f", median / 48)) ms, "
+            + "spread \(String(format: "%.2f", ((sorted.last ?? 0) - (sorted.first ?? 0)) / 48)) ms"
+    }
+
+    @Test("two podium processes in two namespaces joined by a veth pair, one JACK server: quantized notes start together, a tempo change crosses")
+    func twoHosts() throws {
+        try withTwoHosts { podA, podB, capture in
+            let (offsets, sameBeat) = quantizedNotes(podA, podB, capture)
+            print("link: two hosts: \(describe(offsets)); capture xruns \(capture.xruns)")
+            #expect(offsets.allSatisfy { abs($0) <= 96 }, "onsets more than 2 ms apart: \(offsets)")
+            #expect(sameBeat >= offsets.count - 2, "notes on the same beat: \(sameBeat) of \(offsets.count)")
+
+            // A tempo change on one host reaches the other's clock.
+            podA.say(":tempo 133")
+            #expect(podB.ask(":tempo", every: 0.05, timeout: 5) { self.clockTempo($0).map { abs($0 - 133) < 0.01 } ?? false } != nil,
+                    "host B's clock did not follow host A's :tempo 133: \(podB.lines.suffix(3))")
+        }
+    }
+
+    @Test("output latency is compensated: a host whose ports feed system:playback (512 frames) computes its notes that much earlier, so both are heard together")
+    func latencyCompensated() throws {
+        try withTwoHosts(connectA: true) { podA, podB, capture in
+            let latency = podA.ask(":link", every: 0.2, timeout: 5) { $0.contains("latency 10.7 ms") }
+            #expect(latency != nil, "host A's latency (512 frames at 48 kHz): \(podA.lines.suffix(2))")
+            let (offsets, _) = quantizedNotes(podA, podB, capture)
+            print("link: host A heard 512 frames later than it computes: \(describe(offsets))")
+            #expect(offsets.allSatisfy { abs($0 - 512) <= 96 }, "B − A should be A's output latency, 512 frames: \(offsets)")
+        }
     }
 }
 }
