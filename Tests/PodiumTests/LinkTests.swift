@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import PodiumProbe
+import PodiumSession
 import Testing
 
 /// Ableton Link against peers the project did not write (aalink from PyPI) and between two
@@ -24,15 +25,20 @@ final class LinkTests {
       a1 linseg p4, p3, p4
       outs a1, a1
     endin
+    instr 3 ; the clock's phase as a ramp on output 2 (a replay must follow Link's re-anchorings)
+      outs a(0), a(chnget:k("podium.phase")) * 0.1
+    endin
     </CsInstruments>
     <CsScore>
+    i3 0 3600
     </CsScore>
     </CsoundSynthesizer>
     """
 
-    func podium(in ns: NetNamespace?, name: String, orchestra: String, link: Bool = true, connect: Bool = false) throws -> LineChild {
+    func podium(in ns: NetNamespace?, name: String, orchestra: String, link: Bool = true, connect: Bool = false,
+                extra: [String] = []) throws -> LineChild {
         let argv = [Paths.podium, "play", orchestra, "--server", server.name, "--name", name, "--no-osc", "--no-watch"]
-            + (connect ? [] : ["--no-connect"]) + (link ? ["--link"] : [])
+            + (connect ? [] : ["--no-connect"]) + (link ? ["--link"] : []) + extra
         return try LineChild(ns.map { $0.command(argv) } ?? argv)
     }
 
@@ -60,7 +66,7 @@ final class LinkTests {
                 "podium holds a UDP socket without --link: \(sockets)")
     }
 
-    @Test("an aalink peer in the same namespace: podium sees it, adopts its tempo change, and the peer follows :tempo")
+    @Test("an aalink peer in the same namespace: podium sees it, adopts its tempo change, the peer follows :tempo; the recorded session replays to identical samples")
     func aalinkPeer() throws {
         try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
         let ns = try NetNamespace("peer")
@@ -70,8 +76,10 @@ final class LinkTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let peer = try LineChild(ns.command(["/usr/bin/env", "python3", Paths.fixture("link_peer.py"), "100"]))
         defer { peer.finish("quit") }
-        let pod = try podium(in: ns, name: "podlink", orchestra: orc)
-        defer { pod.finish(":quit") }
+        let sessions = dir.appendingPathComponent("Sessions")
+        let pod = try podium(in: ns, name: "podlink", orchestra: orc, extra: ["--record", "--sessions", sessions.path])
+        var finished = false
+        defer { if !finished { pod.finish(":quit") } }
 
         // Both see one peer.
         let joined = pod.ask(":link", every: 0.1, timeout: 15) { $0.hasPrefix("link on, 1 peer") }
@@ -79,7 +87,9 @@ final class LinkTests {
         #expect(peer.ask(nil, timeout: 5) { $0.hasPrefix("peers 1 ") } != nil, "the peer never saw podium: \(peer.stdout.suffix(300))")
         #expect(pod.ask(":status", every: 0.2, timeout: 5) { $0.hasPrefix("link on, 1 peer") } != nil, ":status shows the peer")
 
-        // The peer's tempo change reaches podium's clock.
+        // The peer's tempo change reaches podium's clock. (Link's audio thread keeps its own
+        // last commit — podium's join — for a second before it takes the session's again.)
+        Thread.sleep(forTimeInterval: 1.2)
         let sent = Date()
         peer.say("tempo 137")
         let adopted = pod.ask(":tempo", every: 0.02, timeout: 5) { self.clockTempo($0).map { abs($0 - 137) < 0.01 } ?? false }
@@ -98,6 +108,20 @@ final class LinkTests {
         pod.say(":link off")
         #expect(peer.ask(nil, timeout: 10) { $0.hasPrefix("peers 0 ") } != nil, "the peer still sees podium after :link off")
         #expect(pod.ask(":tempo", every: 0.2, timeout: 5) { self.clockTempo($0).map { abs($0 - 90) < 0.01 } ?? false } != nil)
+        pod.say("@beat i2 0 0.25 0.5")
+        Thread.sleep(forTimeInterval: 1)
+
+        // What Link did to the clock is in the journal: the replay (no peers, no network) is identical.
+        pod.finish(":quit")
+        finished = true
+        let session = try #require(SessionCatalog.list(sessions).first?.directory, "no session in \(sessions.path): \(pod.stderr.suffix(300))")
+        let log = try String(contentsOf: session.appendingPathComponent("events.log"), encoding: .utf8)
+        #expect(log.split(separator: "\n").contains { $0.contains(" clock 137.0") }, "the adopted tempo is journaled")
+        let out = dir.appendingPathComponent("replay.wav").path
+        let r = try run(Paths.podium, ["replay", session.path, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let recorded = try samples(session.appendingPathComponent("audio.wav").path), replayed = try samples(out)
+        #expect(recorded.count == replayed.count && firstDifference(recorded, replayed) == nil, "replay differs at \(firstDifference(recorded, replayed) ?? -1)")
     }
 
     /// Two `podium play --link` (poda, podb) in two namespaces joined by a veth pair, both on the
