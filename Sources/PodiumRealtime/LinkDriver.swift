@@ -20,13 +20,17 @@ public struct LinkStatus: Sendable, Equatable {
     public var tempoAdopted: UInt64
     public var phaseCorrections: UInt64
     public var tempoCommitted: UInt64
+    /// The last phase correction (ms, signed: positive moved the clock ahead).
+    public var lastCorrectionMs: Double = 0
 
-    /// One line: `link on, 1 peer, 120.00 BPM, beat 37.25 (phase 1.25 of 4), latency 10.7 ms`.
+    /// One line: `link on, 1 peer, 120.00 BPM, beat 37.25 (phase 1.25 of 4), latency 10.7 ms, followed 2 tempos and 3 phase corrections`.
     public var summary: String {
         guard enabled else { return "link off" }
         let q = quantum > 0 ? quantum : 4, phase = beat - (beat / q).rounded(.down) * q
         return "link on, \(peers) peer\(peers == 1 ? "" : "s"), "
             + String(format: "%.2f BPM, beat %.2f (phase %.2f of %g), latency %.1f ms", tempo, beat, phase, q, latencyMs)
+            + ", followed \(tempoAdopted) tempo\(tempoAdopted == 1 ? "" : "s") and \(phaseCorrections) phase correction\(phaseCorrections == 1 ? "" : "s")"
+            + (phaseCorrections > 0 ? String(format: " (last %+.2f ms)", lastCorrectionMs) : "")
     }
 }
 
@@ -63,7 +67,8 @@ extension JackDriver {
         }
         return LinkStatus(enabled: true, peers: Int(podium_link_num_peers(link)), tempo: podium_link_app_tempo(link), beat: beatNow,
                           quantum: clock.quantum, latencyMs: Double(state.pointee.linkLatencyUs.load(ordering: .relaxed)) / 1000,
-                          tempoAdopted: c(.linkTempoAdopted), phaseCorrections: c(.linkPhaseCorrections), tempoCommitted: c(.linkTempoCommitted))
+                          tempoAdopted: c(.linkTempoAdopted), phaseCorrections: c(.linkPhaseCorrections), tempoCommitted: c(.linkTempoCommitted),
+                          lastCorrectionMs: Double(state.pointee.linkLastCorrectionUs.load(ordering: .relaxed)) / 1000)
     }
 
     /// The output latency of Podium's playback ports (the largest), for the callback to add.

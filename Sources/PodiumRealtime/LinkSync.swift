@@ -63,6 +63,7 @@ func syncWithLink(_ s: UnsafeMutablePointer<RTState>, frameTime: Int64) {
     if abs(d) > LinkSync.tolerance * t.tempo / 60 {
         s.pointee.clock.locate(s.pointee.clock.beat + d)
         counterAdd(s, .linkPhaseCorrections, 1)
+        s.pointee.linkLastCorrectionUs.store(Int64(d * 60 / t.tempo * 1e6), ordering: .relaxed)
         changed = true
     }
     if changed { reportClock(s) }

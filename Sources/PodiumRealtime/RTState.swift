@@ -174,6 +174,8 @@ struct RTState: ~Copyable {
     var linkTempoToCommit = false
     /// RT: Link was enabled at the last sync (false: the next sync is the first of a join).
     var linkJoined = false
+    /// RT → NRT: the last phase correction, microseconds (signed; for `:link`).
+    let linkLastCorrectionUs = Atomic<Int64>(0)
 
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>

@@ -126,7 +126,7 @@ final class LinkTests {
 
     /// Two `podium play --link` (poda, podb) in two namespaces joined by a veth pair, both on the
     /// test's JACK server, linked; `body` gets them and a capture client recording their first outputs.
-    func withTwoHosts(connectA: Bool = false, _ body: (LineChild, LineChild, CaptureClient) throws -> Void) throws {
+    func withTwoHosts(connectA: Bool = false, tempo: Double = 120, _ body: (LineChild, LineChild, CaptureClient) throws -> Void) throws {
         try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
         let a = try NetNamespace("hosta")
         defer { a.remove() }
@@ -135,9 +135,9 @@ final class LinkTests {
         try a.link(to: b, subnet: 1)
         let (dir, orc) = writeOrchestra()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let podA = try podium(in: a, name: "poda", orchestra: orc, connect: connectA)
+        let podA = try podium(in: a, name: "poda", orchestra: orc, connect: connectA, extra: ["--tempo", "\(tempo)"])
         defer { podA.finish(":quit") }
-        let podB = try podium(in: b, name: "podb", orchestra: orc)
+        let podB = try podium(in: b, name: "podb", orchestra: orc, extra: ["--tempo", "\(tempo)"])
         defer { podB.finish(":quit") }
         for pod in [podA, podB] {
             #expect(pod.ask(":link", every: 0.2, timeout: 15) { $0.hasPrefix("link on, 1 peer") } != nil,
@@ -151,13 +151,14 @@ final class LinkTests {
         try body(podA, podB, capture)
     }
 
-    /// Sends the same `@beat` note to both hosts `sends` times, a new beat each time (120 BPM);
+    /// Sends the same `@beat` note to both hosts `sends` times, a new beat each time;
     /// B's onsets against A's beat grid (frames: the nearest of A's onsets, modulo a beat — a
     /// line the two hosts read on either side of a beat line starts a beat apart).
-    func quantizedNotes(_ podA: LineChild, _ podB: LineChild, _ capture: CaptureClient, sends: Int = 8) -> (offsets: [Double], sameBeat: Int) {
+    func quantizedNotes(_ podA: LineChild, _ podB: LineChild, _ capture: CaptureClient, tempo: Double = 120,
+                        sends: Int = 8) -> (offsets: [Double], sameBeat: Int) {
         capture.start()
         for i in 0..<sends {
-            Thread.sleep(forTimeInterval: 0.55 + Double(i % 3) * 0.15)
+            Thread.sleep(forTimeInterval: 60 / tempo * (1.1 + Double(i % 3) * 0.3))
             podA.say("@beat i2 0 0.25 0.5")
             podB.say("@beat i2 0 0.25 0.5")
         }
@@ -165,7 +166,7 @@ final class LinkTests {
         capture.stopRecording()
         let onsetsA = capture.onsets(0), onsetsB = capture.onsets(1)
         #expect(onsetsA.count == sends && onsetsB.count == sends, "onsets: \(onsetsA) / \(onsetsB)")
-        let framesPerBeat = 24_000.0
+        let framesPerBeat = 48_000 * 60 / tempo
         let offsets: [Double] = onsetsB.compactMap { ob in
             guard let oa = onsetsA.min(by: { abs($0 - ob) < abs($1 - ob) }) else { return nil }
             let d = Double(ob - oa)
@@ -182,11 +183,15 @@ final class LinkTests {
             + "spread \(String(format: "%.2f", ((sorted.last ?? 0) - (sorted.first ?? 0)) / 48)) ms"
     }
 
-    @Test("two podium processes in two namespaces joined by a veth pair, one JACK server: quantized notes start together, a tempo change crosses")
-    func twoHosts() throws {
-        try withTwoHosts { podA, podB, capture in
-            let (offsets, sameBeat) = quantizedNotes(podA, podB, capture)
-            print("link: two hosts: \(describe(offsets)); capture xruns \(capture.xruns)")
+    @Test("two podium processes in two namespaces joined by a veth pair, one JACK server: quantized notes start together, a tempo change crosses",
+          arguments: [90.0, 120.0, 175.0])
+    func twoHosts(_ tempo: Double) throws {
+        try withTwoHosts(tempo: tempo) { podA, podB, capture in
+            let (offsets, sameBeat) = quantizedNotes(podA, podB, capture, tempo: tempo)
+            print("link: two hosts at \(Int(tempo)) BPM: \(describe(offsets)); capture xruns \(capture.xruns)")
+            for (name, pod) in [("A", podA), ("B", podB)] {
+                print("link: host \(name): \(pod.ask(":link", every: 0.2, timeout: 5) { $0.hasPrefix("link on") } ?? "?")")
+            }
             #expect(offsets.allSatisfy { abs($0) <= 96 }, "onsets more than 2 ms apart: \(offsets)")
             #expect(sameBeat >= offsets.count - 2, "notes on the same beat: \(sameBeat) of \(offsets.count)")
 
