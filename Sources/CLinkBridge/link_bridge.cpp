@@ -7,11 +7,21 @@
 #include <atomic>
 #include <chrono>
 
+namespace {
+// The host time Link's HostTimeFilter samples: not the clock at the callback's wake-up (which
+// differs between JACK clients of one cycle and jitters with scheduling) but the cycle's start
+// as JACK's DLL estimates it, in Link's clock — set by the audio thread just before each sample.
+thread_local int64_t cycleStartMicros = 0;
+struct CycleStartClock {
+  std::chrono::microseconds micros() const { return std::chrono::microseconds(cycleStartMicros); }
+};
+}  // namespace
+
 struct podium_link {
   explicit podium_link(double bpm) : link(bpm) {}
   ableton::Link link;
   // Written and read only by the audio thread (its constructor reserves the points).
-  ableton::link::HostTimeFilter<ableton::link::platform::Clock> filter;
+  ableton::link::BasicHostTimeFilter<CycleStartClock, double> filter;
   std::atomic<bool> enabled{false};
 };
 
@@ -76,9 +86,12 @@ int64_t podium_link_clock_micros(const podium_link *link) {
 }
 
 // Thread: RT
-bool podium_link_audio_capture(podium_link *link, double sample_time, double latency_us,
-                               double quantum, podium_link_timing *out) {
+bool podium_link_audio_capture(podium_link *link, double sample_time, int64_t cycle_start_us,
+                               bool restart_filter, double latency_us, double quantum,
+                               podium_link_timing *out) {
   if (!link || !out || !link->enabled.load(std::memory_order_acquire)) return false;
+  cycleStartMicros = cycle_start_us;
+  if (restart_filter) link->filter.reset();  // keeps its reserved points: no allocation
   const auto periodStart = link->filter.sampleTimeToHostTime(sample_time);
   const auto heard = periodStart + std::chrono::microseconds(static_cast<int64_t>(latency_us));
   const auto state = link->link.captureAudioSessionState();

@@ -4,8 +4,8 @@ import CLinkBridge
 // The callback's half of Ableton Link: once a period, the beat clock meets the Link session.
 //
 // Link answers in host time (its clock, µs); the clock counts performed frames. The bridge maps
-// the period's first frame to host time with Link's HostTimeFilter and adds the output latency
-// of Podium's ports, so the question asked is "which beat does the session play when this
+// the period's first frame to host time with Link's HostTimeFilter (fed with JACK's estimate of
+// the cycle's start, `cycleStart`) and adds the output latency of Podium's ports, so the question asked is "which beat does the session play when this
 // period's first frame is *heard*". The local clock then follows the session:
 //   - a tempo that differs → `setTempo` (re-anchored, the beat does not jump);
 //   - a phase (beats into the quantum) that differs by more than `LinkSync.tolerance` seconds →
@@ -26,6 +26,24 @@ enum LinkSync {
     static var tempoTolerance: Double { 0.000_5 }
 }
 
+/// When this period's first frame began, in Link's clock (µs): JACK's own estimate of the
+/// cycle's start (its DLL: smooth, and the same for every client of the cycle), moved from JACK's
+/// clock to Link's (`CLOCK_MONOTONIC_RAW`) by their difference, read back to back each period (a
+/// read the scheduler interrupted is not used). Without cycle times: Link's clock now.
+// Thread: RT
+@_noLocks @_noAllocation
+func cycleStart(_ s: UnsafeMutablePointer<RTState>, _ link: OpaquePointer) -> Int64 {
+    let client = s.pointee.client
+    var frames: jack_nframes_t = 0, current: jack_time_t = 0, next: jack_time_t = 0
+    var period: Float = 0
+    let r1 = _unsafePerformance { podium_link_clock_micros(link) }
+    let jackNow = _unsafePerformance { Int64(jack_get_time()) }
+    let r2 = _unsafePerformance { podium_link_clock_micros(link) }
+    if r2 - r1 <= 20 || s.pointee.linkClockOffset == .min { s.pointee.linkClockOffset = (r1 + r2) / 2 - jackNow }
+    let ok = _unsafePerformance { jack_get_cycle_times(client, &frames, &current, &next, &period) } == 0
+    return ok && current > 0 ? Int64(current) + s.pointee.linkClockOffset : r1
+}
+
 /// Follows (or leads) the Link session for this period. Call after the period's commands were
 /// drained (a tempo set now is committed at the period's start) and before its first k-cycle.
 // Thread: RT
@@ -36,7 +54,12 @@ func syncWithLink(_ s: UnsafeMutablePointer<RTState>, frameTime: Int64) {
     var t = podium_link_timing()
     let latency = Double(s.pointee.linkLatencyUs.load(ordering: .relaxed))
     let quantum = s.pointee.clock.quantum
-    let captured = _unsafePerformance { podium_link_audio_capture(link, Double(frameTime), latency, quantum, &t) }
+    let start = cycleStart(s, link)
+    // After an xrun JACK restarts its cycle-time estimate: the filter starts afresh too.
+    let xruns = _unsafePerformance { podium_counter_load(s.pointee.stats + StatIndex.xruns.rawValue) }
+    let restart = xruns != s.pointee.linkXrunsSeen
+    s.pointee.linkXrunsSeen = xruns
+    let captured = _unsafePerformance { podium_link_audio_capture(link, Double(frameTime), start, restart, latency, quantum, &t) }
     guard captured, s.pointee.clock.running else {
         s.pointee.linkJoined = false
         s.pointee.linkTempoToCommit = false

@@ -174,6 +174,10 @@ struct RTState: ~Copyable {
     var linkTempoToCommit = false
     /// RT: Link was enabled at the last sync (false: the next sync is the first of a join).
     var linkJoined = false
+    /// RT: Link's clock minus JACK's (µs), sampled every period (LinkSync.swift); .min: not yet.
+    var linkClockOffset = Int64.min
+    /// RT: the xrun count at the last Link sync (an xrun restarts Link's host-time filter).
+    var linkXrunsSeen: UInt64 = 0
     /// RT → NRT: the last phase correction, microseconds (signed; for `:link`).
     let linkLastCorrectionUs = Atomic<Int64>(0)
 

@@ -15,26 +15,6 @@ final class LinkTests {
     init() throws { server = try TestJackServer() }
     deinit { server.stop() }
 
-    /// A step of p4 for p3 on both outputs (onsets are read from the capture).
-    static let orchestra = """
-    <CsoundSynthesizer>
-    <CsInstruments>
-    nchnls = 2
-    0dbfs = 1
-    instr 2
-      a1 linseg p4, p3, p4
-      outs a1, a1
-    endin
-    instr 3 ; the clock's phase as a ramp on output 2 (a replay must follow Link's re-anchorings)
-      outs a(0), a(chnget:k("podium.phase")) * 0.1
-    endin
-    </CsInstruments>
-    <CsScore>
-    i3 0 3600
-    </CsScore>
-    </CsoundSynthesizer>
-    """
-
     func podium(in ns: NetNamespace?, name: String, orchestra: String, link: Bool = true, connect: Bool = false,
                 extra: [String] = []) throws -> LineChild {
         let argv = [Paths.podium, "play", orchestra, "--server", server.name, "--name", name, "--no-osc", "--no-watch"]
@@ -42,11 +22,10 @@ final class LinkTests {
         return try LineChild(ns.map { $0.command(argv) } ?? argv)
     }
 
+    /// A fresh directory, and the orchestra (link_steps.csd: instr 2 a step of p4 for p3 on both
+    /// outputs, instr 3 the clock's phase on output 2).
     func writeOrchestra() -> (URL, String) {
-        let dir = Paths.temporaryDirectory()
-        let path = dir.appendingPathComponent("steps.csd").path
-        try? LinkTests.orchestra.write(toFile: path, atomically: true, encoding: .utf8)
-        return (dir, path)
+        (Paths.temporaryDirectory(), Paths.fixture("link_steps.csd"))
     }
 
     /// `tempo X BPM, …` from `:tempo`.

@@ -44,11 +44,15 @@ void podium_link_app_set_tempo(podium_link *link, double bpm);
 int64_t podium_link_clock_micros(const podium_link *link);
 
 // Thread: RT (the JACK process callback only). Feeds Link's host-time filter with the
-// period's first sample time (`sample_time`, JACK frames), adds `latency_us` (the output
-// latency: when that frame is heard), captures the audio session state and answers for that
-// host time. Returns false (and fills nothing) while Link is disabled.
-bool podium_link_audio_capture(podium_link *link, double sample_time, double latency_us,
-                               double quantum, podium_link_timing *out);
+// period's first sample time (`sample_time`, JACK frames) and the host time of that frame
+// (`cycle_start_us`, Link's clock: JACK's cycle start from jack_get_cycle_times, moved to Link's
+// clock by the caller), adds `latency_us` (the output latency: when that frame is heard),
+// captures the audio session state and answers for that host time. `restart_filter` forgets
+// the filter's past points first (after an xrun, whose disturbed points would otherwise bend
+// the regression for its whole window). Returns false (and fills nothing) while Link is disabled.
+bool podium_link_audio_capture(podium_link *link, double sample_time, int64_t cycle_start_us,
+                               bool restart_filter, double latency_us, double quantum,
+                               podium_link_timing *out);
 // Thread: RT: commits a tempo at host_time_us (the session's beat there stays where it is);
 // with request_beat, also asks for `beat` at that time (Link's requestBeatAtTime: alone in
 // the session it is granted; with peers, the session's phase in the quantum is kept).
