@@ -46,6 +46,7 @@ extension JackDriver {
         return true
     }
 
+    // Thread: any
     public var linkEnabled: Bool {
         linkBridge(create: false).map { podium_link_is_enabled($0) } ?? false
     }

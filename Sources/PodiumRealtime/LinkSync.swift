@@ -59,7 +59,12 @@ func syncWithLink(_ s: UnsafeMutablePointer<RTState>, frameTime: Int64) {
     let xruns = _unsafePerformance { podium_counter_load(s.pointee.stats + StatIndex.xruns.rawValue) }
     let restart = xruns != s.pointee.linkXrunsSeen
     s.pointee.linkXrunsSeen = xruns
-    let captured = _unsafePerformance { podium_link_audio_capture(link, Double(frameTime), start, restart, latency, quantum, &t) }
+    let frame32 = UInt32(truncatingIfNeeded: frameTime)
+    s.pointee.linkSampleTime = s.pointee.linkSampleTime < 0 ? Int64(frame32)
+        : s.pointee.linkSampleTime + Int64(frame32 &- s.pointee.linkLastFrame)
+    s.pointee.linkLastFrame = frame32
+    let sampleTime = Double(s.pointee.linkSampleTime)
+    let captured = _unsafePerformance { podium_link_audio_capture(link, sampleTime, start, restart, latency, quantum, &t) }
     guard captured, s.pointee.clock.running else {
         s.pointee.linkJoined = false
         s.pointee.linkTempoToCommit = false

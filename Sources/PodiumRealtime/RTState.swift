@@ -178,6 +178,10 @@ struct RTState: ~Copyable {
     var linkClockOffset = Int64.min
     /// RT: the xrun count at the last Link sync (an xrun restarts Link's host-time filter).
     var linkXrunsSeen: UInt64 = 0
+    /// RT: JACK's 32-bit frame time, unwrapped (it wraps after 24.8 hours at 48 kHz), for the
+    /// filter; -1: not yet.
+    var linkSampleTime: Int64 = -1
+    var linkLastFrame: UInt32 = 0
     /// RT → NRT: the last phase correction, microseconds (signed; for `:link`).
     let linkLastCorrectionUs = Atomic<Int64>(0)
 

@@ -155,6 +155,15 @@ final class LinkTests {
         return (offsets, sameBeat)
     }
 
+    /// B − A within 2 ms (96 frames) of `expected` for every note, the median within 0.5 ms; a
+    /// JACK xrun (the dummy server on a loaded machine) may delay up to two notes further.
+    func expectTogether(_ offsets: [Double], expected: Double, _ capture: CaptureClient) {
+        let far = offsets.filter { abs($0 - expected) > 96 }
+        #expect(far.isEmpty || (capture.xruns > 0 && far.count <= 2), "B − A should be \(Int(expected)) frames: \(offsets) (xruns \(capture.xruns))")
+        let median = offsets.sorted()[offsets.count / 2]
+        #expect(abs(median - expected) <= 24, "median B − A \(median) frames, expected \(Int(expected)): \(offsets)")
+    }
+
     func describe(_ offsets: [Double]) -> String {
         let sorted = offsets.sorted()
         let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
@@ -171,7 +180,7 @@ final class LinkTests {
             for (name, pod) in [("A", podA), ("B", podB)] {
                 print("link: host \(name): \(pod.ask(":link", every: 0.2, timeout: 5) { $0.hasPrefix("link on") } ?? "?")")
             }
-            #expect(offsets.allSatisfy { abs($0) <= 96 }, "onsets more than 2 ms apart: \(offsets)")
+            expectTogether(offsets, expected: 0, capture)
             #expect(sameBeat >= offsets.count - 2, "notes on the same beat: \(sameBeat) of \(offsets.count)")
 
             // A tempo change on one host reaches the other's clock.
@@ -188,7 +197,7 @@ final class LinkTests {
             #expect(latency != nil, "host A's latency (512 frames at 48 kHz): \(podA.lines.suffix(2))")
             let (offsets, _) = quantizedNotes(podA, podB, capture)
             print("link: host A heard 512 frames later than it computes: \(describe(offsets))")
-            #expect(offsets.allSatisfy { abs($0 - 512) <= 96 }, "B − A should be A's output latency, 512 frames: \(offsets)")
+            expectTogether(offsets, expected: 512, capture)
         }
     }
 }

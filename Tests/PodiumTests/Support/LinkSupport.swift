@@ -23,6 +23,7 @@ final class NetNamespace: @unchecked Sendable {
     }
 
     /// The argument vector that runs `command` inside this namespace.
+    // Thread: any
     func command(_ command: [String]) -> [String] { ["/usr/sbin/ip", "netns", "exec", name] + command }
 
     // Thread: the test's
@@ -56,12 +57,14 @@ final class NetNamespace: @unchecked Sendable {
         _ = try? run("/usr/sbin/ip", ["netns", "delete", name], timeout: 10)
     }
 
+    // Thread: the test's
     static func ip(_ args: [String]) throws {
         let r = try run("/usr/sbin/ip", args, timeout: 10)
         guard r.status == 0 else { throw TestFailure("ip \(args.joined(separator: " ")): \(r.stderr)") }
     }
 
     /// Whether this machine can make namespaces (root, iproute2).
+    // Thread: any
     static var available: Bool {
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip")
     }
@@ -121,6 +124,7 @@ final class LineChild: @unchecked Sendable {
 }
 
 /// The first number after `key ` in `line` (`tempo 137.00006 BPM` → 137.00006).
+// Thread: any
 func number(after key: String, in line: String) -> Double? {
     guard let r = line.range(of: key + " ") else { return nil }
     return Double(line[r.upperBound...].prefix { $0.isNumber || $0 == "." || $0 == "-" })
