@@ -23,13 +23,17 @@ let package = Package(
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // Ableton Link (Debian ableton-link-dev: header-only C++ on asio) behind a C interface of our own.
+        .target(name: "CLinkBridge",
+                cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+                linkerSettings: [.linkedLibrary("pthread")]),
 
         // Engine layer: the only code that calls csound*.
         .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack"]),
         // Audio files through libsndfile (render output, session recording).
         .target(name: "PodiumAudioFile", dependencies: ["CSndfile"]),
         // The real-time core: POD commands, SPSC rings, the JACK process callback and its driver.
-        .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack"]),
+        .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack", "CLinkBridge"]),
         // Control surfaces: turn performer input (scripts; REPL, OSC, MIDI later) into Commands.
         .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "CReadline", "CJack"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
@@ -68,5 +72,6 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -68,8 +68,8 @@ extension OSCSurface {
         }
     }
 
-    /// `/podium/status` → `/podium/status.reply ,iiiiiififff`: sr, ksmps, period, k-cycles, xruns, commands, load %,
-    /// instruments, the last reload's callback (ms), tempo, beat.
+    /// `/podium/status` → `/podium/status.reply ,iiiiiififiiff`: sr, ksmps, period, k-cycles, xruns, commands, load %,
+    /// instruments, the last reload's callback (ms), then Link: on, peers, tempo, beat (OSCLink.swift).
     func status(_ source: Endpoint) {
         let s = driver.stats
         let e = driver.engine
@@ -77,7 +77,7 @@ extension OSCSurface {
             .int(Int64(e.sampleRate)), .int(Int64(e.ksmps)), .int(Int64(s.lastPeriod)), .int(Int64(s.cycles)),
             .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
             .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
-            .float(s.lastMergeCallbackMicroseconds / 1000), .float(driver.clock.tempo), .float(driver.beatNow),
-        ])
+            .float(s.lastMergeCallbackMicroseconds / 1000),
+        ] + linkArguments)
     }
 }

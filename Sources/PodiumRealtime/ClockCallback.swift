@@ -11,7 +11,10 @@ import PodiumEngine
 func applyClockChange(_ s: UnsafeMutablePointer<RTState>, _ command: Command) {
     let tempo = command.pfields[0], quantum = command.pfields[1]
     let beat = command.pfields[2], running = command.pfields[3]
-    if tempo > 0 { s.pointee.clock.setTempo(tempo) }
+    if tempo > 0 {
+        s.pointee.clock.setTempo(tempo)
+        s.pointee.linkTempoToCommit = true  // peers follow (LinkSync.swift)
+    }
     if quantum > 0 { s.pointee.clock.setQuantum(quantum) }
     if beat >= 0 { s.pointee.clock.locate(beat) }
     if running >= 0 { s.pointee.clock.setRunning(running > 0) }

@@ -71,6 +71,12 @@ struct JackAPI {
     }
 
     func unregisterPort(_ port: OpaquePointer) { _ = jack_port_unregister(client, port) }
+    /// Frames from this output port to the speakers, as JACK reports it (the range's maximum).
+    func playbackLatency(_ port: OpaquePointer) -> Int {
+        var range = jack_latency_range_t()
+        jack_port_get_latency_range(port, JackPlaybackLatency, &range)
+        return Int(range.max)
+    }
     func portName(_ port: OpaquePointer) -> String { String(cString: jack_port_name(port)) }
     func isConnected(_ port: OpaquePointer) -> Bool { jack_port_connected(port) > 0 }
 

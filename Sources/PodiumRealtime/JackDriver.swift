@@ -91,6 +91,7 @@ public final class JackDriver: @unchecked Sendable {
 
     deinit {
         stop()
+        destroyLink()  // after the client is closed: no callback can call into Link any more
         state.deinitialize(count: 1)
         state.deallocate()
     }

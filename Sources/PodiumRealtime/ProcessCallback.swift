@@ -5,7 +5,8 @@ import PodiumEngine
 //   1. take what the driver offered (engine bundle, recording tap, bindings: Adoption.swift);
 //      fetch each port buffer once (JackCallbacks.swift)
 //   2. (transport follow mode: the transport moves the clock, Transport.swift)
-//      drain every command ring: immediate commands apply now, future ones wait in `schedule`
+//      drain every command ring: immediate commands apply now, future ones wait in `schedule`;
+//      with Ableton Link on, follow (or lead) the session's tempo and phase (LinkSync.swift)
 //   3. for each k-cycle in the period: apply due commands (by frame or by beat), publish the
 //      beat clock to its channels, copy JACK in → spin,
 //      csoundPerformKsmps, reset momentaries, note merged compiles, copy spout → JACK out
@@ -67,6 +68,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     // Follow mode: JACK transport moves the clock before any command reads it.
     if s.pointee.transportMode == 2 { followTransport(s, frames: n) }
     drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
+    syncWithLink(s, frameTime: frameTime)  // Ableton Link, when on (LinkSync.swift)
     // MIDI from the JACK MIDI port: each k-cycle gets the messages timed inside it.
     var midiBuffer: UnsafeMutableRawPointer? = nil
     var midiEvents = 0

@@ -24,6 +24,8 @@ public enum StatIndex: Int, CaseIterable {
     case merges, lastMergeCallbackNs
     /// Commands waiting for a beat, dropped when JACK transport relocated the clock (follow mode).
     case droppedOnLocate
+    /// Ableton Link: tempos adopted from the session, phase corrections, tempos Podium committed.
+    case linkTempoAdopted, linkPhaseCorrections, linkTempoCommitted
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic
@@ -172,6 +174,27 @@ struct RTState: ~Copyable {
     var transportMode = 0
     /// RT: follow mode's memory of the last period's transport (`Transport.swift`).
     var follower = TransportFollower()
+
+    /// Ableton Link (LinkSync.swift): the bridge's pointer bits, 0 until `:link on` or `--link`
+    /// first creates it (NRT, once; freed only after the client is closed).
+    let linkHandle = Atomic<Int>(0)
+    /// NRT → RT: the output latency of Podium's playback ports, microseconds (the supervisor
+    /// reads it from JACK once a second while Link is on).
+    let linkLatencyUs = Atomic<Int64>(0)
+    /// RT: a `.clock` command changed the tempo since the last Link sync (commit it to the session).
+    var linkTempoToCommit = false
+    /// RT: Link was enabled at the last sync (false: the next sync is the first of a join).
+    var linkJoined = false
+    /// RT: Link's clock minus JACK's (µs), sampled every period (LinkSync.swift); .min: not yet.
+    var linkClockOffset = Int64.min
+    /// RT: the xrun count at the last Link sync (an xrun restarts Link's host-time filter).
+    var linkXrunsSeen: UInt64 = 0
+    /// RT: JACK's 32-bit frame time, unwrapped (it wraps after 24.8 hours at 48 kHz), for the
+    /// filter; -1: not yet.
+    var linkSampleTime: Int64 = -1
+    var linkLastFrame: UInt32 = 0
+    /// RT → NRT: the last phase correction, microseconds (signed; for `:link`).
+    let linkLastCorrectionUs = Atomic<Int64>(0)
 
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>

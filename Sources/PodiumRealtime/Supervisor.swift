@@ -21,6 +21,7 @@ extension JackDriver {
             if ContinuousClock.now - lastSync >= .seconds(1), through >= 0 {
                 lastSync = ContinuousClock.now
                 journal.sync(through: through)
+                refreshLinkLatency()
             }
             if state.pointee.serverGone.load(ordering: .acquiring) { reconnect() }
             let misaligned = state.pointee.misalignedPeriod.load(ordering: .acquiring)

@@ -27,7 +27,7 @@ public final class ReplSession: @unchecked Sendable {
     public var confirmsQuit = false
 
     public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord",
-                                  ":tempo", ":quant", ":loops", ":stop", ":quit"]
+                                  ":tempo", ":quant", ":loops", ":stop", ":link", ":quit"]
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -109,6 +109,7 @@ public final class ReplSession: @unchecked Sendable {
               @bar / @beat / @now LINE   one line on the next bar, beat, or now
               loop NAME BEATS … end      a live loop (again: swaps at its next turn)
               :loops          loops playing                  :stop [NAME]   stop a loop (all)
+              :link [on|off]  join/leave the Ableton Link session (peers, tempo, beat)
               :quit           stop (or Ctrl-D)
             """)
         case "load":
@@ -165,7 +166,7 @@ public final class ReplSession: @unchecked Sendable {
             let rows = numbers.map { "instr \($0)\(count(String($0)))" } + t.names.map { "instr \"\($0)\"\(count($0))" }
             print(rows.isEmpty ? "no instruments" : rows.joined(separator: "\n"))
         case "status":
-            print("\(driver.description)\n\(clockLine)\n\(driver.stats)")
+            print("\(driver.description)\n\(clockLine)\n\(driver.linkStatus.summary)\n\(driver.stats)")
         case "record":
             guard let recording else { return print("recording is not available here") }
             switch args.first {
@@ -198,6 +199,8 @@ public final class ReplSession: @unchecked Sendable {
             print("\(Music.identify(notes) ?? "no chord") (\(names))")
         case "tempo", "quant", "loops", "stop":
             timeCommand(name, args)
+        case "link":
+            linkCommand(args)
         case "quit", "q":
             if confirmsQuit, let dir = recording?.recordingDirectory, !quitWarned {
                 quitWarned = true

@@ -107,6 +107,12 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "JACK transport: master (Podium publishes bar, beat and BPM and starts the transport), follow (transport start, stop and locate move Podium's clock), off.")
     var transport = TransportMode.off
 
+    @Flag(name: .long, help: "Join the Ableton Link session on the LAN (tempo and phase shared with peers; :link on|off changes it). UDP 20808, multicast 224.76.78.75.")
+    var link = false
+
+    @Flag(name: .long, help: "With --link: share start/stop with the session's peers (Link's flag; Podium's clock does not stop yet).")
+    var linkStartStop = false
+
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
 
     /// Where sessions go.
@@ -176,6 +182,10 @@ struct Play: ParsableCommand {
             throw ExitCode(1)
         }
         Terminal.error("podium: playing \(orchestra.file) — \(driver.description)")
+        if link {
+            if linkStartStop { driver.setLinkStartStopSync(true) }
+            Terminal.error(driver.setLink(true) ? "podium: Ableton Link on (UDP 20808, multicast 224.76.78.75)" : "podium: could not start Ableton Link")
+        }
         let recording = Recording(driver: driver, sessions: URL(fileURLWithPath: sessionsDirectory), podiumVersion: Podium.version)
         let presets = Presets(directory: URL(fileURLWithPath: sessionsDirectory).appendingPathComponent("presets")
             .appendingPathComponent(((orchestra.file as NSString).lastPathComponent as NSString).deletingPathExtension))

@@ -1,0 +1,25 @@
+import PodiumRealtime
+
+/// Ableton Link over OSC:
+///   - `/podium/link ,i 1|0` joins or leaves the session; `/podium/link` alone asks;
+///     either way the reply is `/podium/link ,iiff ON PEERS TEMPO BEAT`;
+///   - `/podium/status.reply` ends with the same four values.
+extension OSCSurface {
+    /// ON, PEERS, TEMPO (the session's while on, else the clock's), BEAT (Podium's clock now).
+    // Thread: NRT (OSC)
+    var linkArguments: [OSCValue] {
+        let l = driver.linkStatus
+        return [.int(l.enabled ? 1 : 0), .int(Int64(l.peers)), .float(l.tempo), .float(l.beat)]
+    }
+
+    // Thread: NRT (OSC)
+    func link(_ m: OSCMessage, _ source: Endpoint) {
+        if let first = m.arguments.first {
+            guard let on = first.number, on == 0 || on == 1, m.arguments.count == 1 else {
+                return bad(m, source, "expected 1 (join the Link session) or 0 (leave it) (,i)")
+            }
+            guard driver.setLink(on == 1) else { return replyError(source, m.address, "could not start Ableton Link") }
+        }
+        reply(to: source, "/podium/link", linkArguments)
+    }
+}

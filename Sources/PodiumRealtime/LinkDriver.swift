@@ -1,0 +1,106 @@
+import CJack
+import CLinkBridge
+import Foundation
+
+// The driver's half of Ableton Link (the app thread side, NRT): creating the bridge, enabling it,
+// peers, the output latency the callback adds. The callback's half is LinkSync.swift.
+
+/// Link as the surfaces show it (`:status`, `:link`, `/podium/status`, `/podium/link`).
+public struct LinkStatus: Sendable, Equatable {
+    public var enabled: Bool
+    public var peers: Int
+    /// The session's tempo (BPM), from the app session state.
+    public var tempo: Double
+    /// Podium's clock now (the callback keeps it on the session's phase).
+    public var beat: Double
+    public var quantum: Double
+    /// The output latency the callback adds (ms).
+    public var latencyMs: Double
+    /// Tempos adopted from the session, phase corrections, tempos Podium committed.
+    public var tempoAdopted: UInt64
+    public var phaseCorrections: UInt64
+    public var tempoCommitted: UInt64
+    /// The last phase correction (ms, signed: positive moved the clock ahead).
+    public var lastCorrectionMs: Double = 0
+
+    /// One line: `link on, 1 peer, 120.00 BPM, beat 37.25 (phase 1.25 of 4), latency 10.7 ms, followed 2 tempos and 3 phase corrections`.
+    public var summary: String {
+        guard enabled else { return "link off" }
+        let q = quantum > 0 ? quantum : 4, phase = beat - (beat / q).rounded(.down) * q
+        return "link on, \(peers) peer\(peers == 1 ? "" : "s"), "
+            + String(format: "%.2f BPM, beat %.2f (phase %.2f of %g), latency %.1f ms", tempo, beat, phase, q, latencyMs)
+            + ", followed \(tempoAdopted) tempo\(tempoAdopted == 1 ? "" : "s") and \(phaseCorrections) phase correction\(phaseCorrections == 1 ? "" : "s")"
+            + (phaseCorrections > 0 ? String(format: " (last %+.2f ms)", lastCorrectionMs) : "")
+    }
+}
+
+extension JackDriver {
+    /// Joins (`true`) or leaves the Link session. The bridge is created on first use and lives
+    /// until the driver is freed. Returns false when Link could not be created.
+    // Thread: NRT (any surface)
+    @discardableResult
+    public func setLink(_ enabled: Bool) -> Bool {
+        guard let link = linkBridge(create: enabled) else { return !enabled }
+        if enabled { refreshLinkLatency() }
+        podium_link_enable(link, enabled)
+        return true
+    }
+
+    // Thread: any
+    public var linkEnabled: Bool {
+        linkBridge(create: false).map { podium_link_is_enabled($0) } ?? false
+    }
+
+    /// Start/stop sync with the session (`--link-start-stop`): Link's flag only, for peers
+    /// that show it; Podium's clock does not yet stop with the session.
+    // Thread: NRT (any surface)
+    public func setLinkStartStopSync(_ enabled: Bool) {
+        if let link = linkBridge(create: enabled) { podium_link_enable_start_stop_sync(link, enabled) }
+    }
+
+    // Thread: NRT (any)
+    public var linkStatus: LinkStatus {
+        let clock = self.clock
+        let c = { (i: StatIndex) in podium_counter_load(self.state.pointee.stats + i.rawValue) }
+        guard let link = linkBridge(create: false), podium_link_is_enabled(link) else {
+            return LinkStatus(enabled: false, peers: 0, tempo: clock.tempo, beat: beatNow, quantum: clock.quantum, latencyMs: 0,
+                              tempoAdopted: c(.linkTempoAdopted), phaseCorrections: c(.linkPhaseCorrections), tempoCommitted: c(.linkTempoCommitted))
+        }
+        return LinkStatus(enabled: true, peers: Int(podium_link_num_peers(link)), tempo: podium_link_app_tempo(link), beat: beatNow,
+                          quantum: clock.quantum, latencyMs: Double(state.pointee.linkLatencyUs.load(ordering: .relaxed)) / 1000,
+                          tempoAdopted: c(.linkTempoAdopted), phaseCorrections: c(.linkPhaseCorrections), tempoCommitted: c(.linkTempoCommitted),
+                          lastCorrectionMs: Double(state.pointee.linkLastCorrectionUs.load(ordering: .relaxed)) / 1000)
+    }
+
+    /// The output latency of Podium's playback ports (the largest), for the callback to add.
+    // Thread: NRT (supervisor, once a second; a surface when Link is enabled)
+    func refreshLinkLatency() {
+        guard state.pointee.linkHandle.load(ordering: .acquiring) != 0 else { return }
+        let us: Int64? = lock.withLock {
+            guard let api, !outPorts.isEmpty else { return nil }
+            let frames = outPorts.map(api.playbackLatency).max() ?? 0
+            return Int64((Double(frames) / Double(max(1, api.sampleRate)) * 1e6).rounded())
+        }
+        if let us { state.pointee.linkLatencyUs.store(us, ordering: .relaxed) }
+    }
+
+    /// The bridge, created once (a race between surfaces leaves one: the loser frees its own).
+    // Thread: NRT (any)
+    func linkBridge(create: Bool) -> OpaquePointer? {
+        let bits = state.pointee.linkHandle.load(ordering: .acquiring)
+        if bits != 0 { return OpaquePointer(bitPattern: bits) }
+        guard create, let made = podium_link_create(clock.tempo) else { return nil }
+        let (won, current) = state.pointee.linkHandle.compareExchange(expected: 0, desired: Int(bitPattern: made),
+                                                                      ordering: .acquiringAndReleasing)
+        if won { return made }
+        podium_link_destroy(made)
+        return OpaquePointer(bitPattern: current)
+    }
+
+    /// Frees the bridge. Only once no callback can run (the client is closed).
+    // Thread: NRT (owner, deinit)
+    func destroyLink() {
+        let bits = state.pointee.linkHandle.exchange(0, ordering: .acquiringAndReleasing)
+        if bits != 0, let link = OpaquePointer(bitPattern: bits) { podium_link_destroy(link) }
+    }
+}

@@ -1,0 +1,204 @@
+import CJack
+import Foundation
+import PodiumProbe
+import PodiumSession
+import Testing
+
+/// Ableton Link against peers the project did not write (aalink from PyPI) and between two
+/// `podium play` processes, on a real `jackd -d dummy`. Every process that enables Link runs in
+/// a network namespace the test makes and removes (multicast never leaves the machine); JACK's
+/// shared memory and sockets are not namespaced, so they all join the test's server.
+extension JackSuites {
+@Suite("Ableton Link", .serialized)
+final class LinkTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    func podium(in ns: NetNamespace?, name: String, orchestra: String, link: Bool = true, connect: Bool = false,
+                extra: [String] = []) throws -> LineChild {
+        let argv = [Paths.podium, "play", orchestra, "--server", server.name, "--name", name, "--no-osc", "--no-watch"]
+            + (connect ? [] : ["--no-connect"]) + (link ? ["--link"] : []) + extra
+        return try LineChild(ns.map { $0.command(argv) } ?? argv)
+    }
+
+    /// A fresh directory, and the orchestra (link_steps.csd: instr 2 a step of p4 for p3 on both
+    /// outputs, instr 3 the clock's phase on output 2).
+    func writeOrchestra() -> (URL, String) {
+        (Paths.temporaryDirectory(), Paths.fixture("link_steps.csd"))
+    }
+
+    /// `tempo X BPM, …` from `:tempo`.
+    func clockTempo(_ line: String) -> Double? { line.hasPrefix("tempo ") ? number(after: "tempo", in: line) : nil }
+
+    @Test("without --link Link is off: :link and :status say so, and no socket is opened for it")
+    func offByDefault() throws {
+        let (dir, orc) = writeOrchestra()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pod = try podium(in: nil, name: "podnolink", orchestra: orc, link: false)
+        defer { pod.finish(":quit") }
+        let line = pod.ask(":link", every: 0.2, timeout: 10) { $0.hasPrefix("link ") }
+        #expect(line == "link off", "\(pod.stdout) \(pod.stderr)")
+        #expect(pod.ask(":status", every: 0.2, timeout: 5) { $0 == "link off" } != nil)
+        let sockets = try run("/usr/bin/ss", ["-uanp"]).stdout
+        #expect(!sockets.split(separator: "\n").contains { $0.contains("pid=\(pod.process.processIdentifier),") },
+                "podium holds a UDP socket without --link: \(sockets)")
+    }
+
+    @Test("an aalink peer in the same namespace: podium sees it, adopts its tempo change, the peer follows :tempo; the recorded session replays to identical samples")
+    func aalinkPeer() throws {
+        try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
+        let ns = try NetNamespace("peer")
+        defer { ns.remove() }
+        try ns.routeMulticastToLoopback()
+        let (dir, orc) = writeOrchestra()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let peer = try LineChild(ns.command(["/usr/bin/env", "python3", Paths.fixture("link_peer.py"), "100"]))
+        defer { peer.finish("quit") }
+        let sessions = dir.appendingPathComponent("Sessions")
+        let pod = try podium(in: ns, name: "podlink", orchestra: orc, extra: ["--record", "--sessions", sessions.path])
+        var finished = false
+        defer { if !finished { pod.finish(":quit") } }
+
+        // Both see one peer.
+        let joined = pod.ask(":link", every: 0.1, timeout: 15) { $0.hasPrefix("link on, 1 peer") }
+        #expect(joined != nil, "podium never saw the peer: \(pod.stdout.suffix(400)) \(pod.stderr.suffix(400)) peer: \(peer.stderr)")
+        #expect(peer.ask(nil, timeout: 5) { $0.hasPrefix("peers 1 ") } != nil, "the peer never saw podium: \(peer.stdout.suffix(300))")
+        #expect(pod.ask(":status", every: 0.2, timeout: 5) { $0.hasPrefix("link on, 1 peer") } != nil, ":status shows the peer")
+
+        // The peer's tempo change reaches podium's clock. (Link's audio thread keeps its own
+        // last commit — podium's join — for a second before it takes the session's again.)
+        Thread.sleep(forTimeInterval: 1.2)
+        let sent = Date()
+        peer.say("tempo 137")
+        let adopted = pod.ask(":tempo", every: 0.02, timeout: 5) { self.clockTempo($0).map { abs($0 - 137) < 0.01 } ?? false }
+        let adoption = Date().timeIntervalSince(sent)
+        #expect(adopted != nil, "podium's clock did not take 137 BPM: \(pod.lines.suffix(5))")
+        print("link: podium adopted the peer's tempo within \(String(format: "%.0f", adoption * 1000)) ms (polled every 20 ms)")
+
+        // Podium's :tempo reaches the peer.
+        let sent2 = Date()
+        pod.say(":tempo 90")
+        let followed = peer.ask(nil, every: 0.02, timeout: 5) { number(after: "tempo", in: $0).map { abs($0 - 90) < 0.01 } ?? false }
+        #expect(followed != nil, "the peer did not follow :tempo 90: \(peer.lines.suffix(3))")
+        print("link: the peer followed :tempo within \(String(format: "%.0f", Date().timeIntervalSince(sent2) * 1000)) ms")
+
+        // :link off leaves the session: the peer sees nobody, podium keeps its tempo.
+        pod.say(":link off")
+        #expect(peer.ask(nil, timeout: 10) { $0.hasPrefix("peers 0 ") } != nil, "the peer still sees podium after :link off")
+        #expect(pod.ask(":tempo", every: 0.2, timeout: 5) { self.clockTempo($0).map { abs($0 - 90) < 0.01 } ?? false } != nil)
+        pod.say("@beat i2 0 0.25 0.5")
+        Thread.sleep(forTimeInterval: 1)
+
+        // What Link did to the clock is in the journal: the replay (no peers, no network) is identical.
+        pod.finish(":quit")
+        finished = true
+        let session = try #require(SessionCatalog.list(sessions).first?.directory, "no session in \(sessions.path): \(pod.stderr.suffix(300))")
+        let log = try String(contentsOf: session.appendingPathComponent("events.log"), encoding: .utf8)
+        #expect(log.split(separator: "\n").contains { $0.contains(" clock 137.0") }, "the adopted tempo is journaled")
+        let out = dir.appendingPathComponent("replay.wav").path
+        let r = try run(Paths.podium, ["replay", session.path, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let recorded = try samples(session.appendingPathComponent("audio.wav").path), replayed = try samples(out)
+        #expect(recorded.count == replayed.count && firstDifference(recorded, replayed) == nil, "replay differs at \(firstDifference(recorded, replayed) ?? -1)")
+    }
+
+    /// Two `podium play --link` (poda, podb) in two namespaces joined by a veth pair, both on the
+    /// test's JACK server, linked; `body` gets them and a capture client recording their first outputs.
+    func withTwoHosts(connectA: Bool = false, tempo: Double = 120, _ body: (LineChild, LineChild, CaptureClient) throws -> Void) throws {
+        try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
+        let a = try NetNamespace("hosta")
+        defer { a.remove() }
+        let b = try NetNamespace("hostb")
+        defer { b.remove() }
+        try a.link(to: b, subnet: 1)
+        let (dir, orc) = writeOrchestra()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let podA = try podium(in: a, name: "poda", orchestra: orc, connect: connectA, extra: ["--tempo", "\(tempo)"])
+        defer { podA.finish(":quit") }
+        let podB = try podium(in: b, name: "podb", orchestra: orc, extra: ["--tempo", "\(tempo)"])
+        defer { podB.finish(":quit") }
+        for pod in [podA, podB] {
+            #expect(pod.ask(":link", every: 0.2, timeout: 15) { $0.hasPrefix("link on, 1 peer") } != nil,
+                    "no peer: \(pod.stdout.suffix(300)) \(pod.stderr.suffix(300))")
+        }
+        let capture = try CaptureClient(server: server.name, channels: 2, seconds: 20, name: "linkcap")
+        #expect(eventually(5) { jack_port_by_name(capture.client, "poda:out_1") != nil && jack_port_by_name(capture.client, "podb:out_1") != nil })
+        try capture.connect(from: "poda:out_1", channel: 0)
+        try capture.connect(from: "podb:out_1", channel: 1)
+        Thread.sleep(forTimeInterval: 1)  // the host-time filters settle; phase corrections done
+        try body(podA, podB, capture)
+    }
+
+    /// Sends the same `@beat` note to both hosts `sends` times, a new beat each time;
+    /// B's onsets against A's beat grid (frames: the nearest of A's onsets, modulo a beat — a
+    /// line the two hosts read on either side of a beat line starts a beat apart).
+    func quantizedNotes(_ podA: LineChild, _ podB: LineChild, _ capture: CaptureClient, tempo: Double = 120,
+                        sends: Int = 8) -> (offsets: [Double], sameBeat: Int) {
+        capture.start()
+        for i in 0..<sends {
+            Thread.sleep(forTimeInterval: 60 / tempo * (1.1 + Double(i % 3) * 0.3))
+            podA.say("@beat i2 0 0.25 0.5")
+            podB.say("@beat i2 0 0.25 0.5")
+        }
+        Thread.sleep(forTimeInterval: 0.8)
+        capture.stopRecording()
+        let onsetsA = capture.onsets(0), onsetsB = capture.onsets(1)
+        #expect(onsetsA.count == sends && onsetsB.count == sends, "onsets: \(onsetsA) / \(onsetsB)")
+        let framesPerBeat = 48_000 * 60 / tempo
+        let offsets: [Double] = onsetsB.compactMap { ob in
+            guard let oa = onsetsA.min(by: { abs($0 - ob) < abs($1 - ob) }) else { return nil }
+            let d = Double(ob - oa)
+            return d - (d / framesPerBeat).rounded() * framesPerBeat
+        }
+        let sameBeat = zip(onsetsA, onsetsB).filter { abs(Double($0 - $1)) < framesPerBeat / 2 }.count
+        return (offsets, sameBeat)
+    }
+
+    /// B − A within 2 ms (96 frames) of `expected` for every note, the median within 0.5 ms; a
+    /// JACK xrun (the dummy server on a loaded machine) may delay up to two notes further.
+    func expectTogether(_ offsets: [Double], expected: Double, _ capture: CaptureClient) {
+        let far = offsets.filter { abs($0 - expected) > 96 }
+        #expect(far.isEmpty || (capture.xruns > 0 && far.count <= 2), "B − A should be \(Int(expected)) frames: \(offsets) (xruns \(capture.xruns))")
+        let median = offsets.sorted()[offsets.count / 2]
+        #expect(abs(median - expected) <= 24, "median B − A \(median) frames, expected \(Int(expected)): \(offsets)")
+    }
+
+    func describe(_ offsets: [Double]) -> String {
+        let sorted = offsets.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        return "B − A onsets (frames at 48 kHz) \(offsets.map { Int($0) }), median \(String(format: "%.2f", median / 48)) ms, "
+            + "spread \(String(format: "%.2f", ((sorted.last ?? 0) - (sorted.first ?? 0)) / 48)) ms"
+    }
+
+    @Test("two podium processes in two namespaces joined by a veth pair, one JACK server: quantized notes start together, a tempo change crosses",
+          arguments: [90.0, 120.0, 175.0])
+    func twoHosts(_ tempo: Double) throws {
+        try withTwoHosts(tempo: tempo) { podA, podB, capture in
+            let (offsets, sameBeat) = quantizedNotes(podA, podB, capture, tempo: tempo)
+            print("link: two hosts at \(Int(tempo)) BPM: \(describe(offsets)); capture xruns \(capture.xruns)")
+            for (name, pod) in [("A", podA), ("B", podB)] {
+                print("link: host \(name): \(pod.ask(":link", every: 0.2, timeout: 5) { $0.hasPrefix("link on") } ?? "?")")
+            }
+            expectTogether(offsets, expected: 0, capture)
+            #expect(sameBeat >= offsets.count - 2, "notes on the same beat: \(sameBeat) of \(offsets.count)")
+
+            // A tempo change on one host reaches the other's clock.
+            podA.say(":tempo 133")
+            #expect(podB.ask(":tempo", every: 0.05, timeout: 5) { self.clockTempo($0).map { abs($0 - 133) < 0.01 } ?? false } != nil,
+                    "host B's clock did not follow host A's :tempo 133: \(podB.lines.suffix(3))")
+        }
+    }
+
+    @Test("output latency is compensated: a host whose ports feed system:playback (512 frames) computes its notes that much earlier, so both are heard together")
+    func latencyCompensated() throws {
+        try withTwoHosts(connectA: true) { podA, podB, capture in
+            let latency = podA.ask(":link", every: 0.2, timeout: 5) { $0.contains("latency 10.7 ms") }
+            #expect(latency != nil, "host A's latency (512 frames at 48 kHz): \(podA.lines.suffix(2))")
+            let (offsets, _) = quantizedNotes(podA, podB, capture)
+            print("link: host A heard 512 frames later than it computes: \(describe(offsets))")
+            expectTogether(offsets, expected: 512, capture)
+        }
+    }
+}
+}
