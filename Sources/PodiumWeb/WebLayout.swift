@@ -99,6 +99,12 @@ public struct WebLayout: Codable, Sendable, Equatable {
             stepRows.append(control("grid", names, label: prefix, rows: 1, columns: n))
             rest.removeAll { names.contains($0) }
         }
+        // A stray cell outside its grid (`kick_0`, `cell_0_0`: made by a chnget before the step
+        // counter moved) is not a control of its own.
+        let gridPrefixes = Set((mapped + stepRows).filter { $0.widget == "grid" }.flatMap(\.channels).compactMap { WebLayout.split1($0)?.prefix }
+                               + groups.flatMap(\.controls).flatMap(\.channels).compactMap { WebLayout.split2($0)?.prefix })
+        rest.removeAll { name in byName[name]?.range == nil && (WebLayout.split1(name).map { gridPrefixes.contains($0.prefix) } ?? false
+                                                               || WebLayout.split2(name).map { gridPrefixes.contains($0.prefix) } ?? false) }
         var faders: [Control] = mapped.filter { $0.widget == "fader" }
         for name in rest {
             let r = byName[name]?.range
@@ -113,7 +119,9 @@ public struct WebLayout: Codable, Sendable, Equatable {
         let grids = mapped.filter { $0.widget == "grid" } + stepRows
         if !grids.isEmpty { groups.append(Group(title: "steps", controls: grids)) }
         self.groups = groups
-        meters = channels.filter { $0.kind == .control && $0.isOutput && !$0.name.hasPrefix("podium.") }.sorted { $0.name < $1.name }.map { c in
+        // Meters: what the orchestra writes and no control of the page sets.
+        let controlled = Set(groups.flatMap { $0.controls.flatMap(\.channels) })
+        meters = channels.filter { $0.kind == .control && $0.isOutput && !$0.name.hasPrefix("podium.") && !controlled.contains($0.name) && !$0.isInput }.sorted { $0.name < $1.name }.map { c in
             Control(widget: "meter", label: c.name, channels: [c.name], min: c.range?.minimum ?? 0, max: c.range.map { $0.maximum > $0.minimum ? $0.maximum : 1 } ?? 1,
                     defaultValue: 0, curve: "lin", rows: nil, columns: nil)
         }

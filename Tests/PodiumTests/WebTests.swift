@@ -41,7 +41,7 @@ final class WebTests {
                                      "click:drums", "wait:0.4", "state:2:kick_3", "state:2:drums", "score:i1 0 0.5 a4", "score:i 77 0 1",
                                      "wait:0.3", "errors", "shot:\(FileManager.default.temporaryDirectory.path)/podium-synth-page.png"], pages: 2)
         let widgets = out.split(separator: "\n").filter { $0.hasPrefix("widget ") }
-        for expected in ["widget fader volume", "widget fader timbre", "widget xy timbre", "widget toggle drums", "widget grid kick_1", "widget grid hat_16", "widget meter"] {
+        for expected in ["widget fader volume", "widget fader timbre", "widget xy timbre", "widget toggle drums", "widget grid kick_1", "widget grid hat_16"] {
             #expect(widgets.contains { $0.hasPrefix(expected) }, "\(expected) in \(widgets.count) widgets")
         }
         #expect(out.contains("state 1 kick_5 on") && out.contains("state 2 kick_5 on"), "a value set elsewhere shows on every page: \(out)")
