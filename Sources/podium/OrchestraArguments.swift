@@ -25,7 +25,13 @@ struct OrchestraArguments: ParsableArguments {
         if let score, !FileManager.default.fileExists(atPath: score) { throw ValidationError("no such score file: \(score)") }
         if score != nil && file.hasSuffix(".csd") { throw ValidationError("--score goes with an orchestra file, not a .csd (its score is inside)") }
         if verbose && quiet { throw ValidationError("--verbose and --quiet contradict each other") }
+        // Csound 6.18's seed opcode reads its value as a signed 32-bit number: 2^31 and above
+        // all become 0 ("Seeding with 0"), the same sequence for every one of them.
+        if let seed, seed > OrchestraArguments.largestSeed { throw ValidationError("--seed: \(seed) is beyond Csound's largest seed (\(OrchestraArguments.largestSeed))") }
     }
+
+    /// The largest seed Csound 6.18 takes as given (2^31 − 1).
+    static let largestSeed = UInt32(Int32.max)
 
     var source: EngineSource { file.hasSuffix(".csd") ? .csd(path: file) : .orchestra(path: file, score: score) }
 

@@ -161,7 +161,7 @@ struct Play: ParsableCommand {
         defer { embedded?.stop() }
 
         // Always seeded, so that any part of the performance can be recorded and replayed exactly.
-        let seed = orchestra.seed ?? UInt32.random(in: 1...UInt32.max)
+        let seed = orchestra.seed ?? UInt32.random(in: 1...OrchestraArguments.largestSeed)
         var jack = JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps,
                                outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20))
         jack.tempo = tempo

@@ -72,6 +72,12 @@ struct RenderCLITests {
         let r2 = try render([Paths.orchestra("sine.csd"), "-o", out, "--sr", "8000", "--ksmps", "9000"])
         #expect(r2.status == 64)
         #expect(r2.stderr.contains("invalid ksmps 9000"))
+        // Csound 6.18 takes seeds from 2^31 on as 0: every such seed would play alike.
+        let r3 = try render([Paths.orchestra("sine.csd"), "-o", out, "--seed", "3000000000"])
+        #expect(r3.status == 64)
+        #expect(r3.stderr.contains("--seed: 3000000000 is beyond Csound's largest seed (2147483647)"), "\(r3.stderr)")
+        let r4 = try render([Paths.orchestra("sine.csd"), "-o", out, "--seed", "2147483647", "--verbose"])
+        #expect(r4.status == 0 && r4.stderr.contains("SECTION 1") && !r4.stderr.contains("Seeding with 0"), "\(r4.stderr.suffix(400))")
     }
 
     @Test("overrides Csound itself refuses are reported with Csound's words")
