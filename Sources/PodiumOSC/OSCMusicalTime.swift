@@ -36,14 +36,10 @@ extension OSCSurface {
             return reply(to: source, "/podium/quant", [.string("\(driver.quantization.withLock { $0 })")])
         }
         do {
-            let q: Quantize
-            if let n = first.number {
-                if n == 0 { q = .now } else { try InputCheck.grid(n); q = .grid(n) }
-            } else if let word = first.string, let named = try TimePrefix.quantize(word.lowercased(), quantum: driver.clock.quantum) {
-                q = named
-            } else {
-                return bad(m, source, "expected beats (,f; 0: off) or bar, beat, off (,s)")
-            }
+            var setting: Quantize?
+            if let n = first.number { setting = try TimePrefix.setting(beats: n) }
+            else if let w = first.string { setting = try TimePrefix.setting(w, quantum: driver.clock.quantum) }
+            guard let q = setting else { return bad(m, source, "expected beats (,f; 0: off) or bar, beat, off (,s)") }
             driver.quantization.withLock { $0 = q }
         } catch { bad(m, source, error.description) }
     }

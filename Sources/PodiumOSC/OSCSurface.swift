@@ -297,9 +297,7 @@ public final class OSCSurface: @unchecked Sendable {
 
     func scoreText(_ text: String, _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
         do {
-            // `@bar i1 0 1`: the text's own musical prefix, else the performance's `:quant`.
-            let (prefix, rest) = try TimePrefix.split(text, quantum: driver.clock.quantum)
-            try score.play(text: rest, frame: frame, quantize: prefix ?? quantize(frame))
+            try score.play(prefixed: text, frame: frame, otherwise: quantize(frame))
         } catch let error as InputError { bad(m, source, error.description) }
         catch { bad(m, source, "\(error)") }
     }

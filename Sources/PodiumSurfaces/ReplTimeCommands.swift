@@ -32,12 +32,7 @@ extension ReplSession {
         case "quant":
             guard let text = args.first else { return print("quantize: \(driver.quantization.withLock { $0 })") }
             do {
-                let q: Quantize
-                if let n = Double(text) {
-                    if n == 0 { q = .now } else { try InputCheck.grid(n, "a grid"); q = .grid(n) }
-                } else if let named = try TimePrefix.quantize(text.lowercased(), quantum: driver.clock.quantum) {
-                    q = named
-                } else {
+                guard let q = try TimePrefix.setting(text, quantum: driver.clock.quantum) else {
                     return print("usage: :quant bar|beat|N (beats)|off")
                 }
                 driver.quantization.withLock { $0 = q }

@@ -28,6 +28,14 @@ public struct ScoreInput: Sendable {
         if posted == nil { throw InputError("command ring full: not played (the audio thread is behind)", kind: .ringFull) }
     }
 
+    /// Plays score text that may start with a musical prefix (`@bar i1 0 1`, `TimePrefix`); without
+    /// one, `otherwise` applies (a surface passes the performance's `:quant`, or `.now` for a timetag).
+    // Thread: the surface's own
+    public func play(prefixed text: String, frame: Int64 = 0, otherwise: Quantize) throws {
+        let (prefix, rest) = try TimePrefix.split(text, quantum: driver.clock.quantum)
+        try play(text: rest, frame: frame, quantize: prefix ?? otherwise)
+    }
+
     /// Plays score text: every statement, or none when one line is refused (the error names it).
     /// Statements after one that fails to post (unknown instrument, ring full) still play; the
     /// errors come back together.

@@ -69,8 +69,7 @@ public struct Script: Sendable, Equatable {
                     action = .tempo(bpm)
                 case ":quant":
                     let word = words.count == 2 ? String(words[1]).lowercased() : ""
-                    guard word == "0" || Double(word).map({ $0 > 0 && $0 <= InputCheck.maximumGrid }) == true
-                            || (try? TimePrefix.quantize(word, quantum: 4)) != nil else {
+                    guard (try? TimePrefix.setting(word, quantum: 4)) != nil else {
                         throw ParseError(path: path, line: index + 1, message: "expected :quant bar|beat|N|off")
                     }
                     action = .quant(word)

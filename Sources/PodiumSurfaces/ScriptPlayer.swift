@@ -30,7 +30,7 @@ public final class ScriptPlayer: @unchecked Sendable {
         for step in script.steps {
             // A quantized line finds its grid point when the audio thread reads it: posted on
             // time, not ahead (`@bar` at 8 s is the first bar at or after 8 s).
-            let musical = step.timing != nil && step.timing != "now" || step.timing == nil && quant != nil
+            let musical = ((try? TimePrefix.setting(step.timing ?? quant ?? "0", quantum: 4)) ?? .now) != .now
             let due = started + .milliseconds(Int64(max(0, step.time - (musical ? 0 : lead)) * 1000))
             while ContinuousClock.now < due {
                 if shouldStop() { return false }
@@ -43,7 +43,7 @@ public final class ScriptPlayer: @unchecked Sendable {
             case let .tempo(bpm):
                 do { try producer.post(.clock(tempo: bpm, frame: frame)) } catch { onProblem?("line \(step.line): \(error)") }
             case let .quant(word):
-                quant = word == "0" || word == "off" || word == "now" ? nil : word
+                quant = word
             case let .set(channel, value):
                 do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
             case let .load(path):
@@ -56,7 +56,7 @@ public final class ScriptPlayer: @unchecked Sendable {
                 do {
                     var q = Quantize.now
                     if let w = step.timing ?? quant {
-                        q = try Double(w).map { Quantize.grid($0) } ?? TimePrefix.quantize(w, quantum: driver.clock.quantum) ?? .now
+                        q = try TimePrefix.setting(w, quantum: driver.clock.quantum) ?? .now
                     }
                     try score.play(full, frame: q == .now ? frame : 0, quantize: q)
                 } catch { onProblem?("line \(step.line): \(error)") }

@@ -20,6 +20,20 @@ public enum TimePrefix {
         return (q, String(trimmed.dropFirst(word.count).trimmingWhitespace()))
     }
 
+    /// A quantization setting as `:quant`, `/podium/quant` and scripts take it: a number of
+    /// beats (0: off), or a word `quantize` reads; nil when it is neither.
+    public static func setting(_ text: String, quantum: Double) throws(InputError) -> Quantize? {
+        if let n = Double(text) { return try setting(beats: n) }
+        return try quantize(text.lowercased(), quantum: quantum)
+    }
+
+    /// A grid of `beats` (0: off).
+    public static func setting(beats: Double) throws(InputError) -> Quantize {
+        if beats == 0 { return .now }
+        try InputCheck.grid(beats, "a grid")
+        return .grid(beats)
+    }
+
     /// `bar`, `beat`, `now`, `Nbars`, `Nbeats` as a quantization; nil for anything else (a
     /// script's `@SECONDS`); an error for a malformed or out-of-range count.
     public static func quantize(_ token: String, quantum: Double) throws(InputError) -> Quantize? {

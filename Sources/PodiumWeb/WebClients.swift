@@ -123,9 +123,8 @@ final class WebClients: @unchecked Sendable {
                 }
             case "score":
                 guard let line = object["text"] as? String, line.utf8.count <= 4096 else { throw InputError("score needs \"text\" (at most 4096 bytes)") }
-                let (prefix, rest) = try TimePrefix.split(line, quantum: driver.clock.quantum)
-                let q = prefix ?? driver.quantization.withLock { $0 }
-                do { try producer.withLock { _ in try score.play(text: rest, quantize: q) } } catch { throw InputError("\(error)") }
+                let q = driver.quantization.withLock { $0 }
+                do { try producer.withLock { _ in try score.play(prefixed: line, otherwise: q) } } catch { throw InputError("\(error)") }
                 count { $0.applied += 1 }
             case "tempo":
                 guard let bpm = (object["value"] as? NSNumber)?.doubleValue else { throw InputError("tempo needs \"value\" (BPM)") }

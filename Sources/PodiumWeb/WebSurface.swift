@@ -74,9 +74,13 @@ public final class WebSurface: @unchecked Sendable {
     /// The port the server listens on (once started).
     public var port: Int { server.port.withLock { $0 } ?? options.port }
 
+    /// The host a phone reaches this machine by, for the URL when bound to every address
+    /// (`podium play` sets it from `StartHints.lanAddress`).
+    public var lanHost: String?
+
     /// The page's address, with its token.
     public var url: String {
-        let host = options.bind == "0.0.0.0" ? (WebSurface.lanAddress() ?? "127.0.0.1") : options.bind
+        let host = options.bind == "0.0.0.0" ? (lanHost ?? "127.0.0.1") : options.bind
         return "http://\(host):\(port)/" + (options.token.map { "?token=\($0)" } ?? "")
     }
 
@@ -148,14 +152,6 @@ public final class WebSurface: @unchecked Sendable {
     static func isAllowed(_ address: SocketAddress?, allow: [CIDR]) -> Bool {
         guard let ip = address?.ipAddress, let v4 = Endpoint.parse(ip) else { return false }
         return CIDR.loopback.contains(v4) || allow.contains { $0.contains(v4) }
-    }
-
-    /// This machine's first non-loopback IPv4 address (for the URL printed with `--web-bind 0.0.0.0`).
-    static func lanAddress() -> String? {
-        (try? System.enumerateDevices())?.compactMap { d -> String? in
-            guard let ip = d.address?.ipAddress, !ip.hasPrefix("127."), !ip.contains(":") else { return nil }
-            return ip
-        }.first
     }
 }
 

@@ -11,6 +11,7 @@ enum WebSetup {
     static func start(driver: JackDriver, options: WebOptions, orchestra: String, map: OSCMap?, router: ConsoleRouter) throws -> WebSurface {
         let web = WebSurface(driver: driver, options: options, orchestra: (orchestra as NSString).lastPathComponent, map: map)
         web.onNotice = { router.notice("web: \($0)") }
+        web.lanHost = StartHints.lanAddress()
         try web.start()
         router.setSink("web", .init(minimum: .orchestra) { lines in web.console(lines.map(\.text)) })
         Terminal.error("podium: the stage page: \(web.url)")
