@@ -41,6 +41,13 @@ static inline uint64_t podium_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/// CPU time the calling thread has used (not the time it waited to be scheduled).
+static inline uint64_t podium_thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /// Lowers the calling thread's scheduling priority (nice), so that non-real-time helpers
 /// (the console router) yield to the JACK threads when the server runs without -R.
 #include <sys/resource.h>

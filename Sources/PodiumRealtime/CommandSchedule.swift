@@ -101,10 +101,17 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
     case .event:
         // The voice limit: the engine's active instances at the last k-cycle, plus the notes
         // this callback started since. Releases (negative p1) always pass. Not applied, not journaled.
-        if command.pfields[0] > 0,
-           RTEngine.load(engine.voices) + Double(s.pointee.eventsPerCallback - s.pointee.budget) >= s.pointee.maximumVoices {
-            counterAdd(s, .voiceLimited, 1)
-            return
+        // The DSP load guard: while the callback is busy, the voices may not grow (LoadGuard.swift).
+        if command.pfields[0] > 0 {
+            let voices = RTEngine.load(engine.voices) + Double(s.pointee.eventsPerCallback - s.pointee.budget)
+            if voices >= s.pointee.maximumVoices {
+                counterAdd(s, .voiceLimited, 1)
+                return
+            }
+            if !s.pointee.loadGuard.admits(voices: voices) {
+                counterAdd(s, .loadLimited, 1)
+                return
+            }
         }
         // With --sample-accurate the event starts at its own frame inside the k-cycle.
         // Csound turns p2 back into a sample count by truncation: a start that lands a hair

@@ -38,6 +38,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var malformedMIDI: UInt64
     /// Notes refused at the voice limit (1000 active instances).
     public var voiceLimited: UInt64
+    /// Notes refused by the DSP load guard (the voices could not grow while the callback was busy).
+    public var loadLimited: UInt64
     /// String stores the audio thread put off to a later k-cycle (their channel's lock was
     /// held) and those it dropped (the queue of put-off stores was full).
     public var deferredStrings: UInt64
@@ -73,6 +75,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         silencedCycles = c(.silencedCycles)
         malformedMIDI = c(.malformedMIDI)
         voiceLimited = c(.voiceLimited)
+        loadLimited = c(.loadLimited)
         deferredStrings = c(.deferredStrings)
         droppedStrings = c(.droppedStrings)
         missingBuffers = c(.missingBuffers)
@@ -113,6 +116,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")
             + (malformedMIDI > 0 ? "malformed MIDI dropped \(malformedMIDI), " : "")
             + (voiceLimited > 0 ? "notes refused at the voice limit \(voiceLimited), " : "")
+            + (loadLimited > 0 ? "notes refused at the DSP load limit \(loadLimited), " : "")
             + (deferredStrings + droppedStrings > 0 ? "string stores deferred \(deferredStrings) (dropped \(droppedStrings)), " : "")
             + (missingBuffers > 0 ? "missing port buffers \(missingBuffers), " : "")
             + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "")

@@ -57,6 +57,9 @@ public final class JackDriver: @unchecked Sendable {
     /// The supervisor reports each of these once.
     var reportedNonFinite = false
     var reportedClipping = false
+    /// The load guard's refusals already reported, and when (at most one notice in 5 s).
+    var reportedLoadLimited: UInt64 = 0
+    var lastLoadNotice = ContinuousClock.now - .seconds(60)
 
     /// The performance's quantization of score lines from every surface (`:quant`, `/podium/quant`).
     public let quantization = Mutex<Quantize>(.now)
@@ -87,6 +90,7 @@ public final class JackDriver: @unchecked Sendable {
         state = .allocate(capacity: 1)
         state.initialize(to: RTState(applied: appliedRing.raw))
         state.pointee.outputLimit = OutputGuard.limit(jack.outputLimit)
+        state.pointee.loadGuard = LoadGuard(limit: jack.loadLimit)
     }
 
     deinit {

@@ -14,6 +14,8 @@ public struct JackOptions: Sendable {
     /// The output safety limit, as an amplitude (1: 0 dBFS); nil: no clipping. Non-finite
     /// output is silenced either way (see `OutputGuard`).
     public var outputLimit: Double? = 1
+    /// The DSP load guard's limit, a fraction of the period (see `LoadGuard`); nil: no guard.
+    public var loadLimit: Double? = LoadGuard.defaultLimit
     /// The beat clock's first tempo (BPM) and beats per bar.
     public var tempo = BeatClock.defaultTempo
     public var quantum = BeatClock.defaultQuantum

@@ -22,6 +22,7 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing)
     defer { s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing) }
     let started = _unsafePerformance { podium_now_ns() }
+    let startedCPU = _unsafePerformance { podium_thread_cpu_ns() }
     let n = Int(nframes)
     adoptPendingEngine(s)
     adoptPendingTap(s)
@@ -46,6 +47,12 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
     }
     let elapsed = _unsafePerformance { podium_now_ns() } &- started
     recordDuration(s, nanoseconds: elapsed, frames: n)
+    // The load guard counts the CPU time this thread used, not time it waited to be scheduled.
+    if performed, n > 0, let engine = s.pointee.engine {
+        let cpu = _unsafePerformance { podium_thread_cpu_ns() } &- startedCPU
+        s.pointee.loadGuard.observe(load: Double(cpu) * s.pointee.sampleRate / (Double(n) * 1e9),
+                                    voices: RTEngine.load(engine.voices))
+    }
     if s.pointee.mergedThisCallback {
         s.pointee.mergedThisCallback = false
         counterAdd(s, .merges, 1)

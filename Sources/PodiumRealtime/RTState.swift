@@ -13,6 +13,8 @@ public enum StatIndex: Int, CaseIterable {
     case maxCallbackCycle
     /// Notes refused because the engine already had `maximumVoices` instances active.
     case voiceLimited
+    /// Notes refused by the DSP load guard (the voices could not grow while the callback was busy).
+    case loadLimited
     /// String stores put off to a later k-cycle (the channel's lock was held), and those dropped
     /// (the queue of put-off stores was full); port buffers JACK returned as NULL (skipped).
     case deferredStrings, droppedStrings, missingBuffers
@@ -110,6 +112,8 @@ struct RTState: ~Copyable {
     var budget = 0
     let eventsPerCallback = RTLimits.eventsPerCallback
     let maximumVoices = RTLimits.maximumVoices
+    /// RT (its limit set by NRT before activation): the DSP load guard.
+    var loadGuard = LoadGuard()
     let maximumTableNumber = RTLimits.maximumTableNumber
     let maximumTableSize = RTLimits.maximumTableSize
     /// RT → NRT: set once when the first non-finite output or the first clipped sample is

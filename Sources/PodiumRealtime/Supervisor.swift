@@ -37,6 +37,7 @@ extension JackDriver {
     // Thread: NRT (supervisor; the owner once it has stopped)
     func drainSideRings() {
         reportOutputGuard()
+        reportLoadGuard()
         while let a = appliedRing.pop() {
             if a.kind == .midi { noteMIDI(a.command) }
             if a.kind == .tableRefused {
@@ -53,6 +54,17 @@ extension JackDriver {
         }
         journal.flush()
         if let lines = lock.withLock({ _engine?.console.drain() }) { for l in lines { onConsole?(l) } }
+    }
+
+    /// Says when the DSP load guard refused notes: at most once in 5 seconds, with the count.
+    // Thread: NRT (supervisor)
+    func reportLoadGuard() {
+        let refused = podium_counter_load(state.pointee.stats + StatIndex.loadLimited.rawValue)
+        guard refused > reportedLoadLimited, ContinuousClock.now - lastLoadNotice > .seconds(5) else { return }
+        let limit = jackOptions.loadLimit.map { String(format: "%.0f %%", $0 * 100) } ?? "?"
+        onNotice?("DSP load over \(limit) of the period: new notes wait for others to end (\(refused - reportedLoadLimited) refused; --load-limit changes the limit)")
+        reportedLoadLimited = refused
+        lastLoadNotice = .now
     }
 
     /// Says once that the output guard silenced a non-finite k-cycle, and once that it clipped.

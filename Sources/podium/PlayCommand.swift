@@ -83,6 +83,12 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "No safety clipping at the output (NaN and infinite k-cycles are still silenced).")
     var noOutputLimit = false
 
+    @Option(name: .long, help: "The DSP load guard, in percent of the period: while the callback is busier than this, the voices may not grow (a new note starts only as another ends; refusals counted in :status).")
+    var loadLimit: Double = LoadGuard.defaultLimit * 100
+
+    @Flag(name: .long, help: "No DSP load guard (only the limit of 1000 voices stays).")
+    var noLoadLimit = false
+
     @Option(name: .long, help: "HTTP port of the stage page (the orchestra's controls in a browser).")
     var webPort = WebOptions.defaultPort
 
@@ -127,6 +133,9 @@ struct Play: ParsableCommand {
         if !outputLimit.isFinite || outputLimit > 24 || outputLimit < -60 {
             throw ValidationError("--output-limit: \(outputLimit) dBFS is not a limit (from -60 to 24 dBFS; --no-output-limit turns clipping off)")
         }
+        if !loadLimit.isFinite || loadLimit < 10 || loadLimit > 100 {
+            throw ValidationError("--load-limit: \(loadLimit) is not a limit (10 to 100 percent of the period; --no-load-limit turns the guard off)")
+        }
         do { try InputCheck.tempo(tempo) } catch { throw ValidationError("--tempo: \(error)") }
         do { try InputCheck.quantum(beatsPerBar) } catch { throw ValidationError("--beats-per-bar: \(error)") }
         if noSession && record { throw ValidationError("--record and --no-session: a recording is kept in a session; choose one") }
@@ -164,6 +173,7 @@ struct Play: ParsableCommand {
         let seed = orchestra.seed ?? UInt32.random(in: 1...OrchestraArguments.largestSeed)
         var jack = JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps,
                                outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20))
+        jack.loadLimit = noLoadLimit ? nil : loadLimit / 100
         jack.tempo = tempo
         jack.quantum = beatsPerBar
         jack.transport = transport

@@ -157,8 +157,9 @@ final class FuzzTests {
 
     @Test("a stream of long notes stops at the voice limit (1000 active instances): the rest refused and counted, releases still pass")
     func voiceLimit() throws {
-        let driver = JackDriver(source: .text(orchestra: FuzzTests.orchestra, score: "", name: "voices.orc"),
-                                jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+        var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        jack.loadLimit = nil  // the voice limit alone (the load guard has its own tests)
+        let driver = JackDriver(source: .text(orchestra: FuzzTests.orchestra, score: "", name: "voices.orc"), jack: jack)
         try driver.start()
         defer { driver.stop() }
         let producer = driver.makeProducer()

@@ -1,0 +1,98 @@
+import Foundation
+import PodiumProbe
+import PodiumRealtime
+import Testing
+
+@Suite("The DSP load guard's rule")
+struct LoadGuardRuleTests {
+    @Test("over the limit the voices may not grow (one in, one out); the cap lifts below the limit less the hysteresis")
+    func capAndLift() {
+        var guardian = LoadGuard(limit: 0.5)
+        guardian.observe(load: 0.2, voices: 10)
+        #expect(guardian.admits(voices: 400))
+        // A busy callback raises the load at once: the voices now are the cap.
+        guardian.observe(load: 0.8, voices: 50)
+        #expect(guardian.level == 0.8)
+        #expect(guardian.admits(voices: 49))
+        #expect(!guardian.admits(voices: 50))
+        // The load falls slowly; the cap stays while it is above 0.4, and does not move.
+        guardian.observe(load: 0.3, voices: 20)
+        #expect(guardian.level > 0.7 && guardian.level < 0.8)
+        #expect(guardian.admits(voices: 49) && !guardian.admits(voices: 50))
+        for _ in 0..<40 { guardian.observe(load: 0.3, voices: 20) }
+        #expect(guardian.level < 0.4)
+        #expect(guardian.admits(voices: 999))
+    }
+
+    @Test("no limit never caps; a callback longer than the period counts as one period")
+    func offAndClamp() {
+        var off = LoadGuard(limit: nil)
+        off.observe(load: 5, voices: 10)
+        #expect(off.admits(voices: 10_000))
+        var guardian = LoadGuard()
+        guardian.observe(load: 40, voices: 3)
+        #expect(guardian.level == 1)
+        #expect(!guardian.admits(voices: 3))
+        guardian.observe(load: .nan, voices: 3)
+        #expect(guardian.level < 1 && guardian.level >= 0)
+    }
+}
+
+extension JackSuites {
+@Suite("The DSP load guard on a real engine", .serialized)
+final class LoadGuardJackTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer(realtime: true) }
+    deinit { server.stop() }
+
+    /// Each note costs a band-limited oscillator and a Moog ladder filter every k-cycle.
+    static let orchestra = """
+    nchnls = 2
+    0dbfs = 1
+    instr 4
+      a1 vco2 0.0001, 110 + p1 * 10
+      a2 moogladder a1, 2000, 0.3
+      outs a2, a2
+    endin
+    """
+
+    @Test("a flood of held notes stops growing at the load limit (refused, counted, said); releasing them lets new notes start")
+    func floodStopsAtTheLimit() throws {
+        var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        jack.loadLimit = 0.3
+        let driver = JackDriver(source: .text(orchestra: LoadGuardJackTests.orchestra, score: "", name: "heavy.orc"), jack: jack)
+        let notices = Printed()
+        driver.onNotice = { notices.add($0) }
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        let before = driver.journal.count
+        let sent = 999
+        for i in 0..<sent { try producer.event([4 + Double(i + 1) / 10_000, 0, -1]) }
+        #expect(eventually(5) { driver.stats.loadLimited > 0 }, "\(driver.stats)")
+        Thread.sleep(forTimeInterval: 0.5)
+        let stats = driver.stats
+        let started = driver.journal.follow(nil).lines.dropFirst(before).compactMap(LoadGuardJackTests.instrument)
+        let voices = (try? driver.engine.control("podium.voices")) ?? -1
+        #expect(started.count + Int(stats.loadLimited) + Int(stats.voiceLimited) == sent, "\(started.count) started, \(stats)")
+        #expect(stats.voiceLimited == 0, "the load limit came first: \(stats)")
+        #expect(started.count < sent / 2 && voices < Double(sent / 2), "\(started.count) started, \(voices) voices")
+        #expect(stats.description.contains("notes refused at the DSP load limit \(stats.loadLimited)"))
+        #expect(eventually(6) { notices.lines.contains { $0.contains("DSP load over 30 % of the period") } }, "\(notices.lines)")
+
+        // Released, the voices end, the load falls, and new notes start again.
+        for p1 in started { try producer.event([-p1, 0, 0]) }
+        #expect(eventually(5) { ((try? driver.engine.control("podium.voices")) ?? 99) < 5 })
+        Thread.sleep(forTimeInterval: 0.3)
+        try producer.event([4.99999, 0, 0.2])
+        #expect(eventually(3) { driver.journal.follow(nil).lines.dropFirst(before).contains { $0.contains(" event 4.99999 ") } })
+    }
+
+    /// The instrument number of an `event` line of the journal that starts a note of instrument 4.
+    static func instrument(_ line: String) -> Double? {
+        let words = line.split(separator: " ")
+        guard let i = words.firstIndex(of: "event"), i + 1 < words.count, let p1 = Double(words[i + 1]), p1 > 4, p1 < 5 else { return nil }
+        return p1
+    }
+}
+}
