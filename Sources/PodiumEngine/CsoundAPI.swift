@@ -142,6 +142,14 @@ public struct CsoundAPI: @unchecked Sendable {
     }
 
     // Thread: NRT (takes Csound's channel spin lock)
+    /// Table `number`'s values and its length without the guard point (nil: no such table).
+    func table(_ number: Int32) -> (values: UnsafeMutablePointer<Double>, length: Int)? {
+        var p: UnsafeMutablePointer<Double>?
+        let n = csoundGetTable(raw, &p, number)
+        guard n > 0, let p else { return nil }
+        return (p, Int(n))
+    }
+
     func setControlChannel(_ name: String, _ value: Double) { csoundSetControlChannel(raw, name, value) }
     // Thread: NRT
     func controlChannel(_ name: String) -> (Double, Int32) {

@@ -145,6 +145,7 @@ public final class Engine: @unchecked Sendable {
         _ = try controlChannelPointer(Engine.scoredMarker, create: true)
         _ = try controlChannelPointer(Engine.voicesChannel, create: true)
         for name in ClockChannels.names { _ = try controlChannelPointer(name, create: true) }
+        for name in TableStaging.channels { _ = try controlChannelPointer(name, create: true) }
         let (result, lines) = console.capturing { () -> Result<Void, Error> in Result { try api.start() } }
         if case let .failure(error) = result {
             let errs = Engine.errors(lines)
@@ -371,6 +372,14 @@ public final class Engine: @unchecked Sendable {
     public static func searchOptions(beside path: String) -> [String] {
         let dir = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         return ["SSDIR", "SFDIR", "SADIR", "INCDIR"].map { "--env:\($0)+=\(dir)" }
+    }
+
+    /// The options that make Csound find the files of an engine made from `source`.
+    public static func searchOptions(forSource source: EngineSource) -> [String] {
+        switch source {
+        case let .csd(path), let .orchestra(path, _): return searchOptions(beside: path)
+        case .text: return []
+        }
     }
 
     /// What Csound's parser makes of orchestra text in this engine (not started): its return

@@ -57,6 +57,19 @@ public struct RTEngine: @unchecked Sendable {
         _unsafePerformance { csoundTableLength(csound, number) }
     }
 
+    /// Copies `count` values of `source` from index `offset` into the same indices of table
+    /// `number` (its guard point, at its length, included). False when the table does not
+    /// exist or the slice does not fit in it.
+    // Thread: RT (JACK process callback) or offline driver
+    @_noLocks @_noAllocation
+    public func fillTable(_ number: Int32, from source: UnsafePointer<Double>, offset: Int, count: Int) -> Bool {
+        var table: UnsafeMutablePointer<Double>? = nil
+        let length = _unsafePerformance { csoundGetTable(csound, &table, number) }
+        guard length > 0, let table, offset >= 0, count >= 0, offset + count <= Int(length) + 1 else { return false }
+        _unsafePerformance { (table + offset).update(from: source + offset, count: count) }
+        return true
+    }
+
     /// Atomic store into a cached control channel.
     // Thread: RT
     @_noLocks @_noAllocation @inline(__always)

@@ -17,6 +17,11 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         /// A change to the beat clock (`ClockChange` in `pfields`): tempo, beats per bar,
         /// position, running. Applied at a k-cycle boundary; the beat never jumps unless located.
         case clock
+        /// Copy `pfields[2]` values of the table computed off the audio thread at `storage`
+        /// (doubles), from index `pfields[1]`, into the same indices of table `pfields[0]`
+        /// (`TableStaging`; `pfields[3]` tags it for the journal). The sender keeps `storage`
+        /// alive until the callback has taken the slice.
+        case tableFill
     }
 
     /// When an event starts. `.frame`: at `frame` (0: the next k-cycle), p2 and p3 in seconds.
@@ -111,6 +116,19 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         c.pfields[1] = quantum ?? 0
         c.pfields[2] = beat ?? -1
         c.pfields[3] = running.map { $0 ? 1 : 0 } ?? -1
+        return c
+    }
+
+    /// A slice of a staged table's values for the audio thread to copy in (`TableStaging`).
+    /// `tag` names the staged table for the journal (`Journal.staging`).
+    public static func tableFill(table: Int32, values: UnsafeMutablePointer<Double>, offset: Int, count: Int, tag: Int) -> Command {
+        var c = Command(kind: .tableFill)
+        c.storage = UnsafeMutableRawPointer(values)
+        c.count = 4
+        c.pfields[0] = Double(table)
+        c.pfields[1] = Double(offset)
+        c.pfields[2] = Double(count)
+        c.pfields[3] = Double(tag)
         return c
     }
 

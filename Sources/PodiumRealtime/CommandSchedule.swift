@@ -167,6 +167,17 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         withUnsafeBytes(of: &command.pfields) { p in
             engine.tableEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
         }
+    case .tableFill:
+        // A slice of a table computed off the audio thread (TableStaging): a copy, at most
+        // TableStaging.sliceLength values, two slices a callback at most.
+        s.pointee.budget -= s.pointee.eventsPerCallback / 2
+        counterAdd(s, .stagedSlices, 1)
+        guard let values = command.storage,
+              engine.fillTable(Int32(command.pfields[0]), from: values.assumingMemoryBound(to: Double.self),
+                               offset: Int(command.pfields[1]), count: Int(command.pfields[2])) else {
+            counterAdd(s, .refusedTables, 1)
+            return
+        }
     case .setControl:
         if let ch = command.channel { RTEngine.store(ch, command.value) }
     case .setString:

@@ -1,3 +1,4 @@
+import PodiumEngine
 /// The one place that checks every number a surface (OSC, csound port, REPL, scripts, MIDI
 /// maps, the web page to come) hands the engine. `CommandProducer` calls it for every command
 /// it posts, so nothing reaches the audio thread unchecked; surfaces call it for what they
@@ -79,6 +80,12 @@ public enum InputCheck {
             try TableStatement.check(c.fields)
         case .setControl, .momentary:
             try number(c.value, "a channel value")
+        case .tableFill:
+            // Made by the driver only (TableStaging), never from a surface's numbers.
+            guard c.storage != nil, c.pfields[0] >= 1, c.pfields[0] < Double(Int32.max), c.pfields[1] >= 0,
+                  c.pfields[2] >= 0, c.pfields[2] <= Double(TableStaging.sliceLength), c.pfields[1] < 1e12 else {
+                throw InputError("a table slice out of range")
+            }
         case .setString:
             guard c.count >= 0, Int(c.count) < Command.maxPFields * 8 else { throw InputError("a string of \(c.count) bytes does not fit a command") }
         case .clock:

@@ -57,6 +57,11 @@ public final class JackDriver: @unchecked Sendable {
     /// The supervisor reports each of these once.
     var reportedNonFinite = false
     var reportedClipping = false
+    /// Tables built off the audio thread (StagedCompile.swift): one staged compile at a time,
+    /// through a producer of its own; each staged table's tag.
+    let stagingLock = NSLock()
+    var stagingProducer: CommandProducer?
+    var stagingTag = 0
     /// The load guard's refusals already reported, and when (at most one notice in 5 s).
     var reportedLoadLimited: UInt64 = 0
     var lastLoadNotice = ContinuousClock.now - .seconds(60)

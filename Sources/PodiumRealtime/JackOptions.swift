@@ -16,6 +16,9 @@ public struct JackOptions: Sendable {
     public var outputLimit: Double? = 1
     /// The DSP load guard's limit, a fraction of the period (see `LoadGuard`); nil: no guard.
     public var loadLimit: Double? = LoadGuard.defaultLimit
+    /// Build big tables of live code's global code off the audio thread (`TableStaging`);
+    /// false: Csound builds them when the compile merges, on the audio thread (for comparisons).
+    public var stageTables = true
     /// The beat clock's first tempo (BPM) and beats per bar.
     public var tempo = BeatClock.defaultTempo
     public var quantum = BeatClock.defaultQuantum

@@ -9,6 +9,12 @@ import Foundation
 ///     <cycle> momentary <channel> <value>    (back to 0 after that k-cycle)
 ///     <cycle> string <channel> "<text>"
 ///     <cycle> compile <hash> "<source>"      (text in orchestras/<hash>.orc)
+///     <cycle> compile <hash> "<source>" staged   the same text, its big tables' lines left out
+///                                            (`TableStaging.remainder`): they were built off
+///                                            the audio thread and copied in by `stage` lines
+///     <cycle> stage <hash> <i> <table> <offset> <count>   a slice of the i-th table
+///                                            `TableStaging.compute` makes of that text's global
+///                                            code, copied into table <table> at <offset>
 ///     <cycle> eval "<code>"                  (host questions: global code, not orchestra)
 ///     <cycle> score "<text>"
 ///     <cycle> midi 90 3c 64                  a MIDI message from the JACK MIDI port (hex bytes)
@@ -30,7 +36,8 @@ public enum JournalLine: Equatable, Sendable {
     case set(cycle: Int64, channel: String, value: Double)
     case momentary(cycle: Int64, channel: String, value: Double)
     case string(cycle: Int64, channel: String, text: String)
-    case compile(cycle: Int64, hash: String, source: String)
+    case compile(cycle: Int64, hash: String, source: String, staged: Bool = false)
+    case stage(cycle: Int64, hash: String, index: Int, table: Int32, offset: Int, count: Int)
     case eval(cycle: Int64, code: String)
     case score(cycle: Int64, text: String)
     case engine(cycle: Int64, ksmps: Int)
@@ -41,7 +48,7 @@ public enum JournalLine: Equatable, Sendable {
     public var cycle: Int64 {
         switch self {
         case let .event(c, _), let .table(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
-             let .compile(c, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _), let .clock(c, _): return c
+             let .compile(c, _, _, _), let .stage(c, _, _, _, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _), let .clock(c, _): return c
         }
     }
 
@@ -52,7 +59,8 @@ public enum JournalLine: Equatable, Sendable {
         case let .set(c, ch, v): return "\(c) set \(ch) \(v)"
         case let .momentary(c, ch, v): return "\(c) momentary \(ch) \(v)"
         case let .string(c, ch, t): return "\(c) string \(ch) \(JournalLine.quote(t))"
-        case let .compile(c, h, src): return "\(c) compile \(h) \(JournalLine.quote(src))"
+        case let .compile(c, h, src, staged): return "\(c) compile \(h) \(JournalLine.quote(src))" + (staged ? " staged" : "")
+        case let .stage(c, h, i, t, o, n): return "\(c) stage \(h) \(i) \(t) \(o) \(n)"
         case let .eval(c, code): return "\(c) eval \(JournalLine.quote(code))"
         case let .score(c, t): return "\(c) score \(JournalLine.quote(t))"
         case let .engine(c, k): return "\(c) engine \(k)"
@@ -96,7 +104,15 @@ public enum JournalLine: Equatable, Sendable {
         case "set": let ch = String(word()); return .set(cycle: cycle, channel: ch, value: try number())
         case "momentary": let ch = String(word()); return .momentary(cycle: cycle, channel: ch, value: try number())
         case "string": let ch = String(word()); return .string(cycle: cycle, channel: ch, text: try string())
-        case "compile": let h = String(word()); return .compile(cycle: cycle, hash: h, source: try string())
+        case "compile":
+            let h = String(word()), source = try string()
+            return .compile(cycle: cycle, hash: h, source: source, staged: word() == "staged")
+        case "stage":
+            let h = String(word())
+            guard let i = Int(word()), let t = Int32(word()), let o = Int(word()), let n = Int(word()), i >= 0, o >= 0, n >= 0 else {
+                throw JournalError.malformed(String(line), "a stage line needs an index, a table, an offset and a count")
+            }
+            return .stage(cycle: cycle, hash: h, index: i, table: t, offset: o, count: n)
         case "eval": return .eval(cycle: cycle, code: try string())
         case "score": return .score(cycle: cycle, text: try string())
         case "sync": return .sync(cycle: cycle)
@@ -205,6 +221,9 @@ public final class Journal: @unchecked Sendable {
     /// Async items waiting for the k-cycle that takes them in, by marker.
     private var waiting: [(marker: Double, line: (Int64) -> JournalLine)] = []
     private var names: [UnsafeMutablePointer<Double>: String] = [:]
+    /// Tables built off the audio thread, by the tag their slices carry (`staging`; a few
+    /// entries per heavy reload, kept: a slice may be journaled after its sender stopped waiting).
+    private var stagedTables: [Int: (hash: String, index: Int)] = [:]
     /// The current k-cycle's lines, held back to coalesce channel sets.
     private var open: [JournalLine] = []
 
@@ -241,7 +260,12 @@ public final class Journal: @unchecked Sendable {
             let lines = pending
             pending = []
             var texts: [String: String] = [:]
-            for case let .compile(_, hash, _) in lines { texts[hash] = orchestras[hash] }
+            for line in lines {
+                switch line {
+                case let .compile(_, hash, _, _), let .stage(_, hash, _, _, _, _): texts[hash] = orchestras[hash]
+                default: break
+                }
+            }
             return Batch(lines: lines, orchestras: texts)
         }
     }
@@ -282,15 +306,27 @@ public final class Journal: @unchecked Sendable {
     func forgetChannels() { lock.withLock { names = [:] } }
 
     /// An async compile accepted by Csound; stamped when the audio thread merges `marker`.
-    func compiled(_ text: String, source: String, marker: Double, register: Bool) {
+    /// With `staged`, the text's big tables were built off the audio thread (`staging`): the
+    /// compile merges the rest of it.
+    func compiled(_ text: String, source: String, marker: Double, register: Bool, staged: Bool = false) {
         lock.withLock {
             if register {
                 let hash = JournalLine.hash(text)
                 orchestras[hash] = text
-                waiting.append((marker, { .compile(cycle: $0, hash: hash, source: source) }))
+                waiting.append((marker, { .compile(cycle: $0, hash: hash, source: source, staged: staged) }))
             } else {
                 waiting.append((marker, { .eval(cycle: $0, code: text) }))
             }
+        }
+    }
+
+    /// A table built off the audio thread whose slices (`Command.tableFill`, tagged `tag`)
+    /// are about to be posted: the text it comes from (kept by hash) and which of its tables.
+    func staging(_ text: String, table index: Int, tag: Int) {
+        lock.withLock {
+            let hash = JournalLine.hash(text)
+            orchestras[hash] = text
+            stagedTables[tag] = (hash, index)
         }
     }
 
@@ -338,6 +374,10 @@ public final class Journal: @unchecked Sendable {
                     append(.momentary(cycle: a.cycle, channel: name, value: c.value))
                 case .clock:
                     break  // reported as `.clock` with the clock's new state
+                case .tableFill:
+                    guard let (hash, index) = stagedTables[Int(c.pfields[3])] else { return }
+                    append(.stage(cycle: a.cycle, hash: hash, index: index, table: Int32(c.pfields[0]),
+                                  offset: Int(c.pfields[1]), count: Int(c.pfields[2])))
                 case .setString:
                     guard let s = c.storage, let name = names[s.assumingMemoryBound(to: Double.self)] else { return }
                     var pf = c.pfields

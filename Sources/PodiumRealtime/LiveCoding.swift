@@ -49,12 +49,14 @@ extension JackDriver {
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
         let cost = try OrchestraCheck.inChild(text, source: source, options: searchOptions)
-        warnIfHeavy(cost, source: source)
         // vco2init run again replaces the tables that playing vco2 voices read (a crash).
         if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.orchestraTexts.contains { OrchestraCheck.mentions($0, "vco2") } }) {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
                 "error: vco2init while vco2 tables exist would replace them under the voices reading them; not compiled (run it once, at the start of the orchestra)"]))
         }
+        // Big tables are built off the audio thread (StagedCompile.swift).
+        if let marker = try compileStaged(text, source: source) { return marker }
+        warnIfHeavy(cost, source: source)
         let marker = try lock.withLock {
             let marker = try _engine!.compileOrchestraAsync(text, source: source)
             liveOrchestras.append(text)
@@ -79,20 +81,17 @@ extension JackDriver {
     }
 
     /// Where the orchestra's files are found (for the parser's check in a child process).
-    var searchOptions: [String] {
-        switch source {
-        case let .csd(path), let .orchestra(path, _): return Engine.searchOptions(beside: path)
-        case .text: return []
-        }
-    }
+    var searchOptions: [String] { Engine.searchOptions(forSource: source) }
 
     // Thread: NRT (owner, a surface's or the file watcher's thread)
-    func waitForMerge(_ marker: Double, timeout: Double = 1) {
+    @discardableResult
+    func waitForMerge(_ marker: Double, timeout: Double = 1) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let v = try? engine.control("podium.merged"), v >= marker { return }
+            if let v = try? engine.control("podium.merged"), v >= marker { return true }
             Thread.sleep(forTimeInterval: 0.0005)
         }
+        return false
     }
 
     /// Runs global code on the audio thread (an async compile that is not part of the
@@ -105,8 +104,7 @@ extension JackDriver {
             journal.compiled(code, source: "podium", marker: marker, register: false)
             return marker
         }
-        waitForMerge(marker, timeout: timeout)
-        return ((try? engine.control("podium.merged")) ?? 0) >= marker
+        return waitForMerge(marker, timeout: timeout)
     }
 
     /// Score text read by the audio thread at its next k-cycle. Returns its marker (`Applied.scoreRead`).

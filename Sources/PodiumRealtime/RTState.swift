@@ -28,6 +28,9 @@ public enum StatIndex: Int, CaseIterable {
     case droppedOnLocate
     /// Ableton Link: tempos adopted from the session, phase corrections, tempos Podium committed.
     case linkTempoAdopted, linkPhaseCorrections, linkTempoCommitted
+    /// Slices of tables built off the audio thread that the callback took (copied, or refused
+    /// when their table was gone: then also counted in `refusedTables`).
+    case stagedSlices
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic

@@ -98,6 +98,18 @@ public final class SessionReplayer {
         var frames: Int64 = 0
         var compiled: [String] = []
         var previous: Engine?
+        // Tables built off the audio thread, computed again as the performance computed them.
+        var staged: [String: TableStaging.Computed] = [:]
+        func stagedTables(_ hash: String) throws -> TableStaging.Computed {
+            if let c = staged[hash] { return c }
+            guard let text = texts[hash] else { throw SessionError.replay("orchestras/\(hash).orc is missing") }
+            guard let c = TableStaging.compute(text, candidates: TableStaging.candidates(text), sampleRate: Double(info.sampleRate),
+                                               ksmps: info.ksmps, searchOptions: Engine.searchOptions(forSource: source)) else {
+                throw SessionError.replay("the tables of orchestras/\(hash).orc could not be computed again")
+            }
+            staged[hash] = c
+            return c
+        }
         var beatClock = BeatClock()  // as the callback's: journaled re-anchorings, published per k-cycle
         var lastReport = clock.now
         var block: [Float] = []
@@ -153,10 +165,18 @@ public final class SessionReplayer {
                         momentary.append(p)
                     case let .string(_, name, text):
                         try engine.setString(name, text)
-                    case let .compile(_, hash, src):
+                    case let .compile(_, hash, src, staged):
                         guard let text = texts[hash] else { throw SessionError.replay("orchestras/\(hash).orc is missing") }
-                        _ = try engine.compileOrchestraAsync(text, source: src)
+                        // Staged: its big tables came in by `stage` lines; the rest merges here.
+                        let code = staged ? TableStaging.remainder(text, staged: try stagedTables(hash).lines.map(\.index)) : text
+                        _ = try engine.compileOrchestraAsync(code, source: src)
                         compiled.append(text)
+                    case let .stage(_, hash, index, table, offset, count):
+                        let computed = try stagedTables(hash)
+                        guard index < computed.tables.count, offset + count <= computed.tables[index].length + 1,
+                              rt.fillTable(table, from: computed.tables[index].values, offset: offset, count: count) else {
+                            throw SessionError.replay("a stage line does not fit table \(table) (orchestras/\(hash).orc's table \(index))")
+                        }
                     case let .eval(_, code):
                         _ = try engine.compileOrchestraAsync(code, source: "podium", register: false)
                     case let .score(_, text):

@@ -1,0 +1,88 @@
+import CJack
+import Foundation
+import PodiumEngine
+
+// Live code whose global code builds big tables (ftgen of a computing GEN routine): the tables
+// are computed off the audio thread and copied in by slices; the rest merges after them
+// (TableStaging explains the steps).
+
+extension JackDriver {
+    /// Compiles `text` with its big tables built off the audio thread; returns the marker of
+    /// the compile that merged the rest. Nil when nothing in it can be staged (the caller
+    /// compiles it as usual).
+    // Thread: NRT (owner, a surface's or the file watcher's thread)
+    func compileStaged(_ text: String, source: String) throws -> UInt64? {
+        guard jackOptions.stageTables, state.pointee.callbacksMayRun.load(ordering: .acquiring) else { return nil }
+        let candidates = TableStaging.candidates(text)
+        guard !candidates.isEmpty else { return nil }
+        return try stagingLock.withLock { () throws -> UInt64? in
+            let (sampleRate, ksmps) = lock.withLock { (_engine!.sampleRate, _engine!.ksmps) }
+            guard let computed = TableStaging.compute(text, candidates: candidates, sampleRate: sampleRate, ksmps: ksmps,
+                                                      searchOptions: searchOptions) else { return nil }
+            // 1. Each table made at its length, zeroed, without computing: its number published.
+            let stub = TableStaging.stub(computed)
+            let stubMarker = try lock.withLock {
+                let marker = try _engine!.compileOrchestraAsync(stub, source: source, register: false)
+                journal.compiled(stub, source: "podium", marker: marker, register: false)
+                return marker
+            }
+            guard waitForMerge(stubMarker, timeout: 10) else {
+                throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not take the tables in (is the JACK server there?); not compiled"]))
+            }
+            // 2. The computed values copied in by the audio thread, a slice at a time.
+            let producer = stagingProducer ?? makeProducer()
+            stagingProducer = producer
+            let first = podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue)
+            var slices: UInt64 = 0
+            for (i, table) in computed.tables.enumerated() {
+                let number = try engine.control(TableStaging.channel(i))
+                stagingTag += 1
+                journal.staging(text, table: i, tag: stagingTag)
+                var offset = 0
+                while offset < table.length + 1 {
+                    let count = min(TableStaging.sliceLength, table.length + 1 - offset)
+                    let slice = Command.tableFill(table: Int32(number), values: table.values, offset: offset, count: count, tag: stagingTag)
+                    try post(slice, through: producer)
+                    offset += count
+                    slices += 1
+                }
+            }
+            // The engine that computed the tables lives until the callback has taken every slice.
+            let refused = stats.refusedTables
+            let deadline = ContinuousClock.now + .seconds(10)
+            while podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue) &- first < slices {
+                guard ContinuousClock.now < deadline else {
+                    throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not copy the tables in within 10 s; not compiled"]))
+                }
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+            guard stats.refusedTables == refused else {
+                throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: a table built for this code was gone before it was copied in; not compiled"]))
+            }
+            withExtendedLifetime(computed) {}
+            // 3. The rest of the text, whose instruments read the finished tables.
+            let rest = TableStaging.remainder(text, staged: computed.lines.map(\.index))
+            let marker = try lock.withLock {
+                let marker = try _engine!.compileOrchestraAsync(rest, source: source)
+                liveOrchestras.append(text)  // a rebuilt engine compiles it whole, before it performs
+                journal.compiled(text, source: source, marker: marker, register: true, staged: true)
+                return marker
+            }
+            waitForMerge(marker)
+            return UInt64(marker)
+        }
+    }
+
+    /// Posts a driver-made command, waiting for room in the ring (the callback takes two
+    /// slices a period).
+    // Thread: NRT (the staging thread)
+    private func post(_ command: Command, through producer: CommandProducer) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try producer.post(command) == nil {
+            guard ContinuousClock.now < deadline else {
+                throw EngineError.compile(CompileFailure(source: "staging", diagnostics: ["error: the audio thread took no table slices for 10 s; not compiled"]))
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+}
