@@ -306,6 +306,12 @@ do {
         print("| period | saves | save→merged median ms | max ms | save→compile returned median ms | max ms |")
         print("|---:|---:|---:|---:|---:|---:|")
         for p in (option("--periods") ?? "256").split(separator: ",").compactMap({ Int($0) }) { try reloadTable(period: p, saves: Int(option("--saves") ?? "20") ?? 20) }
+        print("\n### What reloads cost the audio thread: 8 vco2 + moogladder voices play while each kind of live code is compiled every 0.5 s (dummy JACK, 48 kHz, ksmps 64); big tables built by Csound in the callback, then staged (computed off the audio thread, copied in by slices)\n")
+        print("| period | reload | tables | reloads | xruns | longest callback ms | under half the period |")
+        print("|---:|---|---|---:|---:|---:|---|")
+        for p in (option("--cost-periods") ?? "256,64").split(separator: ",").compactMap({ Int($0) }) {
+            try reloadCostTable(period: p, reloads: Int(option("--reloads") ?? "8") ?? 8)
+        }
         print("")
     case "osc":
         let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
