@@ -23,7 +23,7 @@ public enum TableStaging {
     }
 
     /// GEN routines that compute from their arguments only (no file, no other table).
-    static let computingGens: Set<Int> = [2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19, 20, 21, 25, 27]
+    public static let computingGens: Set<Int> = [2, 3, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19, 20, 21, 25, 27]
     /// Tables shorter than this are built on the audio thread as before (their work is small).
     public static let minimumLength = 4096
     /// Tables staged per compile at most (the stub publishes their numbers on host channels).

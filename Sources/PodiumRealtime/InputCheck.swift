@@ -209,8 +209,17 @@ public enum TableStatement {
         return size * perPoint
     }
 
-    /// p1 table number, p2 start, p3 size, p4 GEN, p5… the GEN's arguments.
-    public static func check(_ p: [Double]) throws(InputError) {
+    /// The largest table score text may build off the audio thread (`TableStaging`: a GEN
+    /// routine that computes, applied now): 2^20 points and a guard point.
+    public static var maximumStagedSize: Double { Double(1 << 20) + 1 }
+
+    /// p1 table number, p2 start, p3 size, p4 GEN, p5… the GEN's arguments. With `staged`, the
+    /// limits of a table built off the audio thread when it can be (a computing GEN routine, at
+    /// least `TableStaging.minimumLength` points): larger, and no bound on the work.
+    public static func check(_ p: [Double], staged: Bool = false) throws(InputError) {
+        let offThread = staged && p.count >= 4 && TableStaging.computingGens.contains(Int(abs(p[3].isFinite ? p[3] : 0)))
+            && p[2] >= Double(TableStaging.minimumLength)
+        let maximumSize = offThread ? maximumStagedSize : self.maximumSize
         guard p.count >= 4 else { throw InputError("an f statement needs a table number, a start, a size and a GEN routine (f 1 0 1024 10 1)") }
         guard p.count <= Command.maxPFields else { throw InputError("f statement with \(p.count) fields: at most \(Command.maxPFields)") }
         guard p[0].isFinite, p[0] == p[0].rounded(), p[0] >= 1, p[0] <= maximumNumber else {
@@ -218,13 +227,13 @@ public enum TableStatement {
         }
         try InputCheck.start(p[1])
         guard p[2].isFinite, p[2] == p[2].rounded(), p[2] >= 1, p[2] <= maximumSize else {
-            throw InputError("table size \(InputCheck.describe(p[2])): a whole number from 1 to \(Int(maximumSize)) (larger tables: ftgen in the orchestra)")
+            throw InputError("table size \(InputCheck.describe(p[2])): a whole number from 1 to \(Int(maximumSize))\(offThread ? "" : " for this GEN routine, now or timed") (larger tables: ftgen in the orchestra)")
         }
         guard p[3].isFinite, p[3] == p[3].rounded(), abs(p[3]) < 1000, knownGENs.contains(Int(abs(p[3]))) else {
             throw InputError("GEN \(InputCheck.describe(p[3])): not a GEN routine score text may use (known: \(knownGENs.sorted().map(String.init).joined(separator: ", ")))")
         }
         let work = cost(gen: p[3], size: p[2], arguments: p.count - 4)
-        guard work <= maximumCost else {
+        guard offThread || work <= maximumCost else {
             throw InputError("f \(InputCheck.describe(p[0])): \(InputCheck.describe(p[2])) points of GEN \(InputCheck.describe(abs(p[3]))) would hold the audio thread "
                 + "for about \(Int((work * nanosecondsPerUnit / 1e6).rounded(.up))) ms; score text builds at most \(Int(maximumCost)) point-steps a table "
                 + "(fewer points or partials; larger tables: ftgen in the orchestra)")

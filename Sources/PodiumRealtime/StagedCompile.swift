@@ -19,47 +19,7 @@ extension JackDriver {
             let (sampleRate, ksmps) = lock.withLock { (_engine!.sampleRate, _engine!.ksmps) }
             guard let computed = TableStaging.compute(text, candidates: candidates, sampleRate: sampleRate, ksmps: ksmps,
                                                       searchOptions: searchOptions) else { return nil }
-            // 1. Each table made at its length, zeroed, without computing: its number published.
-            let stub = TableStaging.stub(computed)
-            let stubMarker = try lock.withLock {
-                let marker = try _engine!.compileOrchestraAsync(stub, source: source, register: false)
-                journal.compiled(stub, source: "podium", marker: marker, register: false)
-                return marker
-            }
-            guard waitForMerge(stubMarker, timeout: 10) else {
-                throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not take the tables in (is the JACK server there?); not compiled"]))
-            }
-            // 2. The computed values copied in by the audio thread, a slice at a time.
-            let producer = stagingProducer ?? makeProducer()
-            stagingProducer = producer
-            let first = podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue)
-            var slices: UInt64 = 0
-            for (i, table) in computed.tables.enumerated() {
-                let number = try engine.control(TableStaging.channel(i))
-                stagingTag += 1
-                journal.staging(text, table: i, tag: stagingTag)
-                var offset = 0
-                while offset < table.length + 1 {
-                    let count = min(TableStaging.sliceLength, table.length + 1 - offset)
-                    let slice = Command.tableFill(table: Int32(number), values: table.values, offset: offset, count: count, tag: stagingTag)
-                    try post(slice, through: producer)
-                    offset += count
-                    slices += 1
-                }
-            }
-            // The engine that computed the tables lives until the callback has taken every slice.
-            let refused = stats.refusedTables
-            let deadline = ContinuousClock.now + .seconds(10)
-            while podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue) &- first < slices {
-                guard ContinuousClock.now < deadline else {
-                    throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not copy the tables in within 10 s; not compiled"]))
-                }
-                Thread.sleep(forTimeInterval: 0.002)
-            }
-            guard stats.refusedTables == refused else {
-                throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: a table built for this code was gone before it was copied in; not compiled"]))
-            }
-            withExtendedLifetime(computed) {}
+            try copyIn(computed, from: text, source: source)
             // 3. The rest of the text, whose instruments read the finished tables.
             let rest = TableStaging.remainder(text, staged: computed.lines.map(\.index))
             let marker = try lock.withLock {
@@ -71,6 +31,83 @@ extension JackDriver {
             waitForMerge(marker)
             return UInt64(marker)
         }
+    }
+
+    /// An f statement from a surface (`f N 0 SIZE GEN …`, to apply now) whose GEN routine
+    /// computes at least `TableStaging.minimumLength` points: built off the audio thread as an
+    /// ftgen of live code is. False when it cannot be staged (the caller posts it to the audio
+    /// thread). A table that exists with another length is refused, as on the audio thread
+    /// (Csound would free it under the notes reading it).
+    // Thread: NRT (a surface's thread)
+    public func stageTableStatement(_ fields: [Double]) throws -> Bool {
+        guard jackOptions.stageTables, state.pointee.callbacksMayRun.load(ordering: .acquiring), fields.count >= 5,
+              fields[2] >= Double(TableStaging.minimumLength) else { return false }
+        let number = InstrumentTable.format(fields[0])
+        let text = "giPodiumF ftgen \(number), 0, " + fields[2...].map(InstrumentTable.format).joined(separator: ", ") + "\n"
+        let candidates = TableStaging.candidates(text)
+        guard !candidates.isEmpty else { return false }
+        return try stagingLock.withLock { () throws -> Bool in
+            let (sampleRate, ksmps) = lock.withLock { (_engine!.sampleRate, _engine!.ksmps) }
+            guard let computed = TableStaging.compute(text, candidates: candidates, sampleRate: sampleRate, ksmps: ksmps, searchOptions: []) else {
+                return false
+            }
+            let probe = TableStaging.channel(0)
+            guard try evaluate("iPodiumLength = -1\nif ftexists(\(number)) == 1 then\n iPodiumLength = ftlen(\(number))\nendif\nchnset iPodiumLength, \"\(probe)\"\n") else {
+                throw InputError("f \(number): the audio thread did not answer (is the JACK server there?)")
+            }
+            let existing = try engine.control(probe)
+            if existing >= 0 && Int(existing) != computed.tables[0].length {
+                throw InputError("f \(number) refused: table \(number) exists with \(InstrumentTable.format(existing)) points, and Csound would free it under the notes reading it; use another table number or the same size")
+            }
+            try copyIn(computed, from: text, source: "f \(number)")
+            return true
+        }
+    }
+
+    /// Steps 1 and 2 of staging (`TableStaging`): the stub merges, then the audio thread copies
+    /// the computed values in; returns once it has taken every slice.
+    // Thread: NRT (the staging thread, under `stagingLock`)
+    private func copyIn(_ computed: TableStaging.Computed, from text: String, source: String) throws {
+        // 1. Each table made at its length, zeroed, without computing: its number published.
+        let stub = TableStaging.stub(computed)
+        let stubMarker = try lock.withLock {
+            let marker = try _engine!.compileOrchestraAsync(stub, source: source, register: false)
+            journal.compiled(stub, source: "podium", marker: marker, register: false)
+            return marker
+        }
+        guard waitForMerge(stubMarker, timeout: 10) else {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not take the tables in (is the JACK server there?); not compiled"]))
+        }
+        // 2. The computed values copied in by the audio thread, a slice at a time.
+        let producer = stagingProducer ?? makeProducer()
+        stagingProducer = producer
+        let first = podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue)
+        var slices: UInt64 = 0
+        for (i, table) in computed.tables.enumerated() {
+            let number = try engine.control(TableStaging.channel(i))
+            stagingTag += 1
+            journal.staging(text, table: i, tag: stagingTag)
+            var offset = 0
+            while offset < table.length + 1 {
+                let count = min(TableStaging.sliceLength, table.length + 1 - offset)
+                try post(.tableFill(table: Int32(number), values: table.values, offset: offset, count: count, tag: stagingTag), through: producer)
+                offset += count
+                slices += 1
+            }
+        }
+        // The engine that computed the tables lives until the callback has taken every slice.
+        let refused = stats.refusedTables
+        let deadline = ContinuousClock.now + .seconds(10)
+        while podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue) &- first < slices {
+            guard ContinuousClock.now < deadline else {
+                throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not copy the tables in within 10 s; not compiled"]))
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        guard stats.refusedTables == refused else {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: a table built for this code was gone before it was copied in; not compiled"]))
+        }
+        withExtendedLifetime(computed) {}
     }
 
     /// Posts a driver-made command, waiting for room in the ring (the callback takes two

@@ -23,6 +23,10 @@ public struct ScoreInput: Sendable {
             guard let p1 = driver.p1(for: instrument) else { throw InputError("unknown instrument \(instrument.text)", kind: .unknownTarget) }
             posted = try producer.event([p1] + fields, frame: frame, quantize: quantize)
         case let .table(fields):
+            // A big table to apply now is built off the audio thread (TableStaging).
+            if frame == 0, (try? TableStatement.check(fields, staged: true)) != nil {
+                do { if try driver.stageTableStatement(fields) { return } } catch let e as InputError { throw e } catch { throw InputError("\(error)") }
+            }
             posted = try producer.table(fields, frame: frame)
         }
         if posted == nil { throw InputError("command ring full: not played (the audio thread is behind)", kind: .ringFull) }

@@ -181,7 +181,9 @@ struct StatementReader {
             columns.append(at)
             if fields.count > Command.maxPFields { throw error("more than \(Command.maxPFields) fields in an f statement", at: at) }
         }
-        do { try TableStatement.check(fields) } catch { throw self.error(error.description, at: columns.first) }
+        // The limits of a table built off the audio thread; played at a time, or by a GEN that
+        // must run in the engine, the audio thread's (`ScoreInput`, `CommandProducer.table`).
+        do { try TableStatement.check(fields, staged: true) } catch { throw self.error(error.description, at: columns.first) }
         return .table(fields: fields)
     }
 }

@@ -3,6 +3,7 @@ import PodiumEngine
 import PodiumProbe
 import PodiumRealtime
 import PodiumSession
+import PodiumSurfaces
 import Testing
 
 @Suite("Big tables of live code: which lines are built off the audio thread")
@@ -122,6 +123,28 @@ final class TableStagingJackTests {
         #expect(replay.frames * 2 == Int64(recorded.count))
         #expect(recorded.contains { abs($0) > 0.2 }, "the big table's voice was heard")
         #expect(firstDifference(recorded, replayed) == nil)
+    }
+
+    @Test("a big f statement from a surface is built off the audio thread too; one that would change a table's length is refused with the reason")
+    func stagedTableStatement() throws {
+        let driver = JackDriver(source: .text(orchestra: TableStagingJackTests.orchestra, score: "i1 0 3600", name: "tables.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
+        try driver.start()
+        defer { driver.stop() }
+        let input = ScoreInput(driver: driver, producer: driver.makeProducer())
+        let before = driver.journal.count
+        try input.play(text: "f 5 0 65536 10 1 0.5")
+        #expect(eventually(2) { driver.journal.follow(nil).lines.dropFirst(before).filter { $0.contains(" stage ") }.count == 5 })
+        let lines = driver.journal.follow(nil).lines.dropFirst(before)
+        #expect(!lines.contains { $0.contains(" table 5") }, "not an f statement on the audio thread")
+        let expected = TableStagingTextTests.gen10(length: 65536, partials: [1, 0.5])
+        #expect(try driver.evaluate("chnset tab_i(4321, 5), \"probe\"\n"))
+        #expect(abs(try driver.engine.control("probe") - expected[4321]) < 1e-9)
+        #expect(throws: ScoreError.self) { try input.play(text: "f 5 0 8192 10 1") }
+        do { try input.play(text: "f 5 0 8192 10 1") } catch { #expect("\(error)".contains("exists with 65536 points")) }
+        // Small tables stay with the audio thread, on their frame.
+        try input.play(text: "f 6 0 1024 10 1")
+        #expect(eventually(2) { driver.journal.follow(nil).lines.contains { $0.contains(" table 6.0 ") } })
     }
 }
 }
