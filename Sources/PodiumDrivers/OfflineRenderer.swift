@@ -63,10 +63,18 @@ public final class OfflineRenderer {
         do { try engine.compile(request.source) } catch { engine.console.flush().forEach(console); throw error }
 
         var total: Double? = request.duration
-        if total == nil {
-            switch ScoreLength(score: engine.scoreText) {
-            case let .seconds(s): total = s
-            case let .unending(reason): throw RenderError.unendingScore(reason)
+        // Without --duration the score's length comes from Csound's sorter on a scratch instance,
+        // which loads every plugin (about 0.1 s): worked out on another thread while this one
+        // starts the engine and renders. A score that never ends stops the render when it is known.
+        let length = total == nil ? ScoreLengthJob(score: engine.scoreText) : nil
+        defer { length?.wait() }
+        func checkLength() throws {
+            switch length?.result {
+            case let .seconds(s)?: total = s
+            case let .unending(reason)?:
+                try? FileManager.default.removeItem(atPath: request.output)
+                throw RenderError.unendingScore(reason)
+            case nil: break
             }
         }
         try engine.start()
@@ -110,6 +118,7 @@ public final class OfflineRenderer {
                 try block.withUnsafeBufferPointer { try writer.write($0.baseAddress!, frames: filled) }
                 filled = 0
                 engine.console.drain().forEach(console)
+                if total == nil { try checkLength() }
                 if clock.now - lastReport > .milliseconds(100) {
                     lastReport = clock.now
                     progress(Double(frames) / Double(sr), total)
@@ -120,5 +129,33 @@ public final class OfflineRenderer {
         let wall = clock.now - began
         return RenderSummary(output: request.output, sampleRate: sr, channels: channels, frames: frames, peaks: peaks,
                              wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18)
+    }
+}
+
+/// `ScoreLength` worked out on a thread of its own.
+final class ScoreLengthJob: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answer: ScoreLength?
+    private let done = DispatchSemaphore(value: 0)
+
+    // Thread: NRT (the renderer's); the sorter runs on a new thread
+    init(score: String) {
+        let thread = Thread { [self] in
+            let l = ScoreLength(score: score)
+            lock.withLock { answer = l }
+            done.signal()
+        }
+        thread.name = "podium-score-length"
+        thread.start()
+    }
+
+    /// The length, once known.
+    var result: ScoreLength? { lock.withLock { answer } }
+
+    /// Waits for the sorter to finish (its Csound instance is destroyed on its thread).
+    func wait() {
+        guard result == nil else { return }
+        done.wait()
+        done.signal()
     }
 }

@@ -58,6 +58,7 @@ struct RenderCLITests {
         #expect(r.status == 1)
         #expect(r.stderr.contains("the score never ends"))
         #expect(r.stderr.contains("give --duration SECONDS"))
+        #expect(!FileManager.default.fileExists(atPath: out), "no partial file is left (the render began while the length was worked out)")
         let ok = try render([Paths.fixture("forever.csd"), "-o", out, "--duration", "1.5"])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(try SoundFileContents(path: out).frames == 72000)
