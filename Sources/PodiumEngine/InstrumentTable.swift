@@ -48,23 +48,3 @@ public struct InstrumentTable: Sendable, Equatable {
         return String(v)
     }
 }
-
-/// The sections of a `.csd` file.
-public struct CSDSections: Sendable {
-    public var options: String = ""
-    public var orchestra: String = ""
-    public var score: String = ""
-
-    public init(_ text: String) {
-        options = CSDSections.section("CsOptions", in: text)
-        orchestra = CSDSections.section("CsInstruments", in: text)
-        score = CSDSections.section("CsScore", in: text)
-    }
-
-    static func section(_ tag: String, in text: String) -> String {
-        guard let open = text.range(of: "<\(tag)"),
-              let openEnd = text[open.upperBound...].firstIndex(of: ">"),
-              let close = text.range(of: "</\(tag)>", range: openEnd..<text.endIndex) else { return "" }
-        return String(text[text.index(after: openEnd)..<close.lowerBound])
-    }
-}

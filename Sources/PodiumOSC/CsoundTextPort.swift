@@ -26,7 +26,7 @@ public final class CsoundTextPort: @unchecked Sendable {
     private let running = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
     private var pendingCode: String?
-    private let statsLock = NSLock()
+    private let sharedLock = NSLock()
     private var _counts = (packets: 0, refused: 0, errors: 0)
     /// `##close##` arrived.
     public var onClose: (@Sendable () -> Void)?
@@ -34,8 +34,8 @@ public final class CsoundTextPort: @unchecked Sendable {
     public var onNotice: (@Sendable (String) -> Void)?
 
     public var port: UInt16 { socket.port }
-    public var packets: Int { statsLock.withLock { _counts.packets } }
-    public var errors: Int { statsLock.withLock { _counts.errors } }
+    public var packets: Int { sharedLock.withLock { _counts.packets } }
+    public var errors: Int { sharedLock.withLock { _counts.errors } }
 
     /// `options.port` is the text port here; bind/allow/remote-code rules as for OSC.
     public init(driver: JackDriver, options: OSCOptions) throws {
@@ -63,9 +63,9 @@ public final class CsoundTextPort: @unchecked Sendable {
         defer { buffer.deallocate(); done.signal() }
         while running.load(ordering: .acquiring) {
             guard let (n, source) = socket.receive(into: buffer, timeout: 50) else { continue }
-            statsLock.withLock { _counts.packets += 1 }
+            sharedLock.withLock { _counts.packets += 1 }
             guard options.allows(source) else {
-                statsLock.withLock { _counts.refused += 1 }
+                sharedLock.withLock { _counts.refused += 1 }
                 continue
             }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[0..<n]), as: UTF8.self)
@@ -123,7 +123,7 @@ public final class CsoundTextPort: @unchecked Sendable {
 
     private func compile(_ code: String, _ source: Endpoint) {
         guard options.acceptsCode(from: source) else {
-            statsLock.withLock { _counts.refused += 1 }
+            sharedLock.withLock { _counts.refused += 1 }
             onNotice?("orchestra code from \(source.host) refused on the csound port: loopback only (--allow-remote-code)")
             return
         }
@@ -131,7 +131,7 @@ public final class CsoundTextPort: @unchecked Sendable {
     }
 
     private func error(_ text: String) {
-        statsLock.withLock { _counts.errors += 1 }
+        sharedLock.withLock { _counts.errors += 1 }
         onNotice?("csound port: \(text)")
     }
 }

@@ -13,7 +13,7 @@ extension OSCSurface {
         let now = ContinuousClock.now
         guard now >= nextFeedback else { return }
         nextFeedback = now + .milliseconds(Int64(1000 / max(feedbackRate, 1)))
-        let (targets, echoes) = statsLock.withLock { () -> (Set<Endpoint>, [String: [OSCValue]]) in
+        let (targets, echoes) = sharedLock.withLock { () -> (Set<Endpoint>, [String: [OSCValue]]) in
             defer { pendingEchoes = [:] }
             return (subscribers, pendingEchoes)
         }
@@ -32,14 +32,14 @@ extension OSCSurface {
     /// A console line for subscribers (`/podium/console ,is`: level 0 debug … 4 error, text).
     // Thread: any (the driver's supervisor)
     public func console(_ line: ConsoleLine) {
-        let targets = statsLock.withLock { subscribers }
+        let targets = sharedLock.withLock { subscribers }
         guard !targets.isEmpty else { return }
         send("/podium/console", [.int(Int64(line.level.rawValue)), .string(line.text)], to: targets)
     }
 
-    public var subscriberCount: Int { statsLock.withLock { subscribers.count } }
+    public var subscriberCount: Int { sharedLock.withLock { subscribers.count } }
 
     func broadcast(_ address: String, _ arguments: [OSCValue]) {
-        send(address, arguments, to: statsLock.withLock { subscribers })
+        send(address, arguments, to: sharedLock.withLock { subscribers })
     }
 }

@@ -52,6 +52,6 @@ extension OSCSurface {
         }
         // Every value back (an XY pad's two, an accelerometer's three), so the controller follows.
         let echo = m.arguments.compactMap { $0.number.map { OSCValue.float($0) } }
-        statsLock.withLock { pendingEchoes[m.address] = echo }
+        sharedLock.withLock { pendingEchoes[m.address] = echo }
     }
 }

@@ -69,7 +69,9 @@ public final class OSCSurface: @unchecked Sendable {
     let orchestraFile: EngineSource?
     let running = Atomic<Bool>(false)
     let done = DispatchSemaphore(value: 0)
-    let statsLock = NSLock()
+    /// Guards what the OSC thread shares with other threads: the published statistics, the
+    /// feedback subscribers and the last notice per address.
+    let sharedLock = NSLock()
     var _stats = OSCStats()
     var subscribers: Set<Endpoint> = []
     var lastNotice: [String: (ContinuousClock.Instant, Int)] = [:]
@@ -95,7 +97,7 @@ public final class OSCSurface: @unchecked Sendable {
     public var loops: LiveLoops?
 
     public var port: UInt16 { socket.port }
-    public var stats: OSCStats { statsLock.withLock { _stats } }  // as of the last burst
+    public var stats: OSCStats { sharedLock.withLock { _stats } }  // as of the last burst
 
     /// The orchestra's OSC map (nil: TouchOSC defaults only).
     let map: OSCMap?
@@ -141,7 +143,7 @@ public final class OSCSurface: @unchecked Sendable {
     /// (one lock per burst, not per datagram).
     var local = OSCStats()
     func count(_ body: (inout OSCStats) -> Void) { body(&local) }
-    func publish() { statsLock.withLock { _stats = local } }
+    func publish() { sharedLock.withLock { _stats = local } }
 
     // Thread: NRT (OSC)
     func loop() {
@@ -240,9 +242,9 @@ public final class OSCSurface: @unchecked Sendable {
         case "quant": quant(m, source)
         case "loop": loop(parts.count > 1 ? parts[1] : "", m, source)
         case "subscribe":
-            statsLock.withLock { _ = subscribers.insert(source) }
+            sharedLock.withLock { _ = subscribers.insert(source) }
             reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)
-        case "unsubscribe": statsLock.withLock { _ = subscribers.remove(source) }
+        case "unsubscribe": sharedLock.withLock { _ = subscribers.remove(source) }
         default: unknown(m, source)
         }
     }
@@ -317,7 +319,7 @@ public final class OSCSurface: @unchecked Sendable {
         }
         if echo.count == min(names.count, m.arguments.count) {
             // Controllers follow: the values go back to subscribers at the address they came on.
-            statsLock.withLock { pendingEchoes[m.address] = echo }
+            sharedLock.withLock { pendingEchoes[m.address] = echo }
         }
         if !problems.isEmpty {
             notice("channel", "\(m.address) from \(source): \(problems.joined(separator: "; "))")
@@ -365,9 +367,9 @@ public final class OSCSurface: @unchecked Sendable {
     func compileText(_ text: String, source name: String, replyTo: Endpoint) {
         do {
             _ = try driver.compile(text, source: name)
-            send("/podium/done", [], to: statsLock.withLock { subscribers }.union([replyTo]))
+            send("/podium/done", [], to: sharedLock.withLock { subscribers }.union([replyTo]))
         } catch {
-            send("/podium/fail", [.string("\(error)")], to: statsLock.withLock { subscribers }.union([replyTo]))
+            send("/podium/fail", [.string("\(error)")], to: sharedLock.withLock { subscribers }.union([replyTo]))
         }
     }
 

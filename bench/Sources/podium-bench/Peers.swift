@@ -277,10 +277,16 @@ func overheadRun(seconds: Double, server: String) throws {
     print("OVERHEAD callbacks \(s.callbacks) cycles \(s.cycles)")
 }
 
-/// Soak: an OSC flood, a hot reload every 2 s and a recording, for `seconds`.
-func soakTable(seconds: Double, rate: Int) throws {
-    let server = try TestJackServer(period: 256, tag: "bench-soak")
+/// Soak: an OSC flood, a hot reload every 2 s and a recording, for `seconds`; beside it, over
+/// the same window, an idle client on a second dummy server of the same period (the control:
+/// the xruns this shared machine makes by itself).
+func soakTable(seconds: Double, rate: Int, period: Int) throws {
+    let server = try TestJackServer(period: period, realtime: realtimeServer, tag: "bench-soak")
     defer { server.stop() }
+    let controlServer = try TestJackServer(period: period, realtime: realtimeServer, tag: "bench-soak-control")
+    defer { controlServer.stop() }
+    let idle = try CaptureClient(server: controlServer.name, channels: 1, seconds: 1, name: "soak-idle")
+    defer { idle.close() }
     let orchestra = "nchnls = 2\n0dbfs = 1\nchn_k \"level\", 1\ninstr 1\n a1 vco2 0.1 * chnget:k(\"level\"), p4\n outs a1, a1\nendin\n"
     let driver = JackDriver(source: .text(orchestra: orchestra, score: nil, name: "soak.orc"), options: EngineOptions(seed: 1),
                             jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
@@ -298,6 +304,7 @@ func soakTable(seconds: Double, rate: Int) throws {
     Thread.sleep(forTimeInterval: 0.3)
     driver.resetCallbackTimes()
     let before = driver.stats
+    let idleBefore = idle.xruns
     let sender = UDPSender(port: osc.port)
     let datagram = OSCMessage.encode("/podium/chn/level", [.float(0.5)])
     let start = ContinuousClock.now
@@ -313,8 +320,9 @@ func soakTable(seconds: Double, rate: Int) throws {
     }
     Thread.sleep(forTimeInterval: 0.3)
     let s = driver.stats
+    let idleXruns = idle.xruns - idleBefore
     let summary = recording.stopRecording() ?? ""
-    print(String(format: "| %.0f s | %d/s, %d sent, %d received | %d | %llu | %llu | ≤%.1f%% | %.0f µs of %.0f | %@ |",
-                 seconds, rate, sent, osc.stats.datagrams, reloads, s.xruns - before.xruns, s.lateCommands - before.lateCommands,
+    print(String(format: "| %d | %.0f s | %d/s, %d sent, %d received | %d | %llu | %d | %llu | ≤%.1f%% | %.0f µs of %.0f | %@ |",
+                 period, seconds, rate, sent, osc.stats.datagrams, reloads, s.xruns - before.xruns, idleXruns, s.lateCommands - before.lateCommands,
                  s.p99 * 100, s.maxCallbackMicroseconds, s.periodMicroseconds, summary.contains(" 0 overruns") ? "0 disk overruns" : summary))
 }

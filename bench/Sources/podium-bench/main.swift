@@ -336,25 +336,28 @@ do {
         for row in replayRows { print(row) }
         print("")
     case "soak":
-        print("### Soak: an OSC flood of channel sets, a hot reload every 2 s and a recording, 8 vco2 voices (dummy JACK -r, 48 kHz, period 256, ksmps 64)\n")
-        print("| length | OSC flood | reloads | xruns | late commands | callback p99 | max callback | recording |")
-        print("|---:|---|---:|---:|---:|---:|---:|---|")
-        try soakTable(seconds: Double(option("--seconds") ?? "20") ?? 20, rate: Int(option("--rate") ?? "20000") ?? 20000)
+        print("### Soak: an OSC flood of channel sets, a hot reload every 2 s and a recording, 8 vco2 voices (dummy JACK \(realtimeServer ? "-R" : "-r"), 48 kHz, ksmps 64); the control is an idle client on a second server of the same period over the same window\n")
+        print("| period | length | OSC flood | reloads | xruns | xruns of the idle control | late commands | callback p99 | max callback | recording |")
+        print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---|")
+        for p in (option("--periods") ?? "256,64").split(separator: ",").compactMap({ Int($0) }) {
+            try soakTable(seconds: Double(option("--seconds") ?? "20") ?? 20, rate: Int(option("--rate") ?? "20000") ?? 20000, period: p)
+        }
         print("")
     case "overhead-run":
         try overheadRun(seconds: Double(option("--seconds") ?? "4") ?? 4, server: option("--server") ?? "default")
     case "peers":
-        let periods = (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) }
+        let periods = (option("--periods") ?? "256,128,64").split(separator: ",").compactMap { Int($0) }
         let events = Int(option("--events") ?? "60") ?? 60
         print("### Event-to-sound latency against peers, measured the same way in one run (dummy JACK -r, 48 kHz): a UDP trigger sent at a known JACK frame, the onset in a capture client\n")
-        print("| period | system | events | median frames | median periods | p95 periods | max periods | |")
-        print("|---:|---|---:|---:|---:|---:|---:|---|")
+        print("(Each system's first event, which pays for start-up, is sent before the measured ones and not counted.)\n")
+        print("| period | system | events | min frames | median frames | max frames | median periods | p95 periods | max periods | |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
         for p in periods {
             for row in try peersTable(period: p, events: events) {
                 let l = row.latencies, d = Double(p)
-                if l.isEmpty { print("| \(p) | \(row.system) | 0 | | | | | \(row.note) |"); continue }
-                print(String(format: "| %d | %@ | %d | %.0f | %.2f | %.2f | %.2f | %@ |", p, row.system, l.count, percentile(l, 0.5), percentile(l, 0.5) / d,
-                             percentile(l, 0.95) / d, (l.max() ?? .nan) / d, row.note))
+                if l.isEmpty { print("| \(p) | \(row.system) | 0 | | | | | | | \(row.note) |"); continue }
+                print(String(format: "| %d | %@ | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %@ |", p, row.system, l.count, l.min() ?? .nan, percentile(l, 0.5),
+                             l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, row.note))
             }
         }
         print("\n### Peak memory (resident set, /usr/bin/time): podium play vs the csound CLI on JACK, the same orchestra\n")

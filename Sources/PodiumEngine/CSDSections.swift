@@ -1,3 +1,25 @@
+import Foundation
+
+/// The sections of a `.csd` file.
+public struct CSDSections: Sendable {
+    public var options: String = ""
+    public var orchestra: String = ""
+    public var score: String = ""
+
+    public init(_ text: String) {
+        options = CSDSections.section("CsOptions", in: text)
+        orchestra = CSDSections.section("CsInstruments", in: text)
+        score = CSDSections.section("CsScore", in: text)
+    }
+
+    static func section(_ tag: String, in text: String) -> String {
+        guard let open = text.range(of: "<\(tag)"),
+              let openEnd = text[open.upperBound...].firstIndex(of: ">"),
+              let close = text.range(of: "</\(tag)>", range: openEnd..<text.endIndex) else { return "" }
+        return String(text[text.index(after: openEnd)..<close.lowerBound])
+    }
+}
+
 /// A CSD's structure, checked before Csound reads it: Csound 6.18 answers an empty file, a
 /// missing `</CsInstruments>` or no `<CsInstruments>` with "parser: failed to open input file
 /// (null)" or nothing at all. Each gets its own words and line here.
