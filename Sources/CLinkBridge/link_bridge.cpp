@@ -114,6 +114,7 @@ bool podium_link_audio_capture(podium_link *link, double sample_time, int64_t cy
   out->tempo = state.tempo();
   out->host_time_us = static_cast<int64_t>(heard.count());
   out->playing = state.isPlaying();
+  out->start_beat = state.beatAtTime(state.timeForIsPlaying(), q);
   out->start_stop_sync = link->startStopSync.load(std::memory_order_acquire);
   return true;
 }

@@ -3,11 +3,11 @@ import CLinkBridge
 // Ableton Link start/stop sync (`--link-start-stop`): the session's play state drives the
 // beat clock's running state, as JACK transport does in follow mode (Transport.swift).
 //   - The session stops → the clock stops at once (its beat freezes; nothing waits for a beat).
-//   - The session plays → the clock starts when the session's beat reaches 0 (Link's
-//     requestBeatAtStartPlayingTime: with peers, the next time the session's phase is 0 — a bar
-//     line of the quantum), on that frame: the clock is located so that its next bar line
-//     falls exactly there (bar + the session's beat, which is still negative). A session that
-//     was already playing is joined on its phase (bar + phase).
+//   - The session plays → the clock starts at the session's first bar line (phase 0) at or after
+//     the start time (where Link's requestBeatAtStartPlayingTime(0) puts beat 0 when there are
+//     peers; alone, the start time itself), on that frame: the clock is located so that its next
+//     bar line falls exactly there (bar + the session's beat from that line, still negative). A
+//     session that was already playing is joined on its phase (bar + phase).
 //   - Podium's own start or stop (`:link start|stop`, `/podium/link/play`: a `.clock` command)
 //     goes to the session: a stop stops the clock now and the session with it; a start asks the
 //     session to play from its next bar, and the clock starts with the session as above.
@@ -48,13 +48,18 @@ func followLinkPlaying(_ s: UnsafeMutablePointer<RTState>, _ link: OpaquePointer
         return true
     }
     if clock.running { return false }
-    // The session plays: start when its beat 0 falls in this period (or has passed).
+    // The session plays: from its first bar line at or after the start (where a start that asked
+    // for beat 0 put it; the start/stop state and the remapped beats may arrive in either order,
+    // so the bar line is found from the start time's phase, not from beat 0). Start when that
+    // line falls in this period, or at once on the session's phase if it has passed.
+    let downbeat = BeatClock.ceil(t.start_beat / quantum - 1e-9) * quantum
+    let offset = t.beat - downbeat
     let periodBeats = Double(n) * t.tempo / (60 * clock.sampleRate)
-    if t.beat <= -periodBeats { return true }
+    if offset <= -periodBeats { return true }
     let bar = clock.nextGridBeat(quantum)
     if linkTempoDiffers(t.tempo, clock.tempo) { s.pointee.clock.setTempo(t.tempo) }
     s.pointee.clock.setRunning(true)
-    s.pointee.clock.locate(t.beat < 0 ? bar + t.beat : bar + t.phase)
+    s.pointee.clock.locate(offset <= 0 ? bar + offset : bar + t.phase)
     counterAdd(s, .linkStartStops, 1)
     reportClock(s)
     return true

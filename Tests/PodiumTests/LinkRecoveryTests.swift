@@ -47,13 +47,13 @@ extension JackSuites.LinkTests {
         }
     }
 
-    /// The clock lines of a session's journal: (beat, running).
-    func clockLines(_ session: URL) throws -> [(beat: Double, running: Bool)] {
+    /// The clock lines of a session's journal: (tempo, beat, running).
+    func clockLines(_ session: URL) throws -> [(tempo: Double, beat: Double, running: Bool)] {
         let log = try String(contentsOf: session.appendingPathComponent("events.log"), encoding: .utf8)
         return log.split(separator: "\n").compactMap { line in
             let w = line.split(separator: " ")
-            guard w.count >= 6, w[1] == "clock", let beat = Double(w[4]), let run = Double(w[5]) else { return nil }
-            return (beat, run != 0)
+            guard w.count >= 6, w[1] == "clock", let tempo = Double(w[2]), let beat = Double(w[4]), let run = Double(w[5]) else { return nil }
+            return (tempo, beat, run != 0)
         }
     }
 
@@ -98,12 +98,12 @@ extension JackSuites.LinkTests {
         // bar line falls on the frame where the session's beat is 0 (within one period before it).
         let session = try #require(SessionCatalog.list(sessions).first?.directory, "no session: \(pod.stderr.suffix(300))")
         let lines = try clockLines(session)
-        let starts = zip(lines, lines.dropFirst()).filter { !$0.0.running && $0.1.running }.map(\.1.beat)
+        let starts = zip(lines, lines.dropFirst()).filter { !$0.0.running && $0.1.running }.map(\.1)
         let stops = zip(lines, lines.dropFirst()).filter { $0.0.running && !$0.1.running }.count
-        print("link: start/stop sync: \(stops) stops, starts at beats \(starts)")
+        print("link: start/stop sync: \(stops) stops, starts at beats \(starts.map(\.beat))")
         #expect(starts.count >= 2 && stops >= 2, "journal: \(lines)")
-        let period = 256.0 / 48_000 * 100 / 60  // beats in one period at 100 BPM
-        for beat in starts {
+        for (tempo, beat, _) in starts {
+            let period = 256.0 / 48_000 * tempo / 60  // beats in one period
             let toBar = (beat / 4).rounded(.up) * 4 - beat
             #expect(toBar >= 0 && toBar <= period + 1e-9, "a start at beat \(beat) is not just before a bar line")
         }

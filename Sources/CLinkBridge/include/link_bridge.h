@@ -22,6 +22,7 @@ typedef struct podium_link_timing {
   double tempo;         ///< BPM
   int64_t host_time_us; ///< the host time asked about (period start + output latency)
   bool playing;         ///< the session's start/stop state
+  double start_beat;    ///< the session's beat when it last started or stopped (timeForIsPlaying)
   bool start_stop_sync; ///< start/stop sync is on (podium_link_enable_start_stop_sync)
 } podium_link_timing;
 

@@ -3,7 +3,7 @@
     python3 link_peer.py [BPM] [--start-stop]     stdin: `tempo BPM`, `play`, `stop`, `quit`
 Every 50 ms it prints `peers N tempo T beat B phase P playing 0|1` (quantum 4). With
 --start-stop, start/stop sync is on: `play` starts the session from its next bar (Link's
-requestBeatAtStartPlayingTime(0), as LinkHut does), `stop` stops it.
+setIsPlayingAndRequestBeatAtTime(true, now, 0), as LinkHut does), `stop` stops it.
 """
 import asyncio
 import sys
@@ -36,8 +36,8 @@ async def main():
             link.tempo = float(parts[1])
             print(f"set tempo {parts[1]}", flush=True)
         elif parts and parts[0] == "play":
-            link.playing = True
-            link.request_beat_at_start_playing_time(0)
+            # One commit, as LinkHut does: playing from now, beat 0 at the session's next bar.
+            link.set_is_playing_and_request_beat_at_time(True, link.time, 0)
             print("set playing 1", flush=True)
         elif parts and parts[0] == "stop":
             link.playing = False
