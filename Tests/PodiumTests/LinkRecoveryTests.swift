@@ -59,18 +59,13 @@ extension JackSuites.LinkTests {
 
     @Test("start/stop sync with an aalink peer: the session's play state starts and stops podium's clock, on the session's bar; :link start|stop reach the peer; the session replays exactly")
     func startStopSync() throws {
-        try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
-        let ns = try NetNamespace("ss")
-        defer { ns.remove() }
-        try ns.routeMulticastToLoopback()
-        let (dir, orc) = writeOrchestra()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let peer = try LineChild(ns.command(["/usr/bin/env", "python3", Paths.fixture("link_peer.py"), "100", "--start-stop"]))
-        defer { peer.finish("quit") }
-        let sessions = dir.appendingPathComponent("Sessions")
-        let pod = try podium(in: ns, name: "podss", orchestra: orc, extra: ["--link-start-stop", "--record", "--sessions", sessions.path])
-        var finished = false
-        defer { if !finished { pod.finish(":quit") } }
+        try withPeer("ss", peerArgs: ["--start-stop"], extra: ["--link-start-stop"]) { peer, pod, dir, sessions in
+            try startStop(peer, pod, dir, sessions)
+        }
+    }
+
+    /// startStopSync with its peer and host: the exchange, then the journal and the replay.
+    func startStop(_ peer: LineChild, _ pod: LineChild, _ dir: URL, _ sessions: URL) throws {
         let stopped = { (line: String) in line.hasPrefix("tempo ") && line.contains("(stopped)") }
         let running = { (line: String) in line.hasPrefix("tempo ") && !line.contains("(stopped)") }
 
@@ -92,7 +87,6 @@ extension JackSuites.LinkTests {
         pod.say("@beat i2 0 0.25 0.5")
         Thread.sleep(forTimeInterval: 1)
         pod.finish(":quit")
-        finished = true
 
         // Each start is journaled on the session's bar: the clock is located so that its next
         // bar line falls on the frame where the session's beat is 0 (within one period before it).
@@ -107,10 +101,6 @@ extension JackSuites.LinkTests {
             let toBar = (beat / 4).rounded(.up) * 4 - beat
             #expect(toBar >= 0 && toBar <= period + 1e-9, "a start at beat \(beat) is not just before a bar line")
         }
-        let out = dir.appendingPathComponent("replay.wav").path
-        let r = try run(Paths.podium, ["replay", session.path, "-o", out])
-        #expect(r.status == 0, "\(r.stderr)")
-        let recorded = try samples(session.appendingPathComponent("audio.wav").path), replayed = try samples(out)
-        #expect(recorded.count == replayed.count && firstDifference(recorded, replayed) == nil, "replay differs at \(firstDifference(recorded, replayed) ?? -1)")
+        try expectReplayIdentical(session, in: dir)
     }
 }
