@@ -77,8 +77,8 @@ class Child:
         return None, None
 
     def close(self, quit_line):
-        if not quit_line:
-            self.p.terminate()
+        if not quit_line:  # the csound CLI: SIGTERM can leave it hung in its exit handlers
+            self.p.kill()
             self.p.wait(10)
             return
         try:
@@ -163,8 +163,12 @@ def csound_table(o, ns, server, tmp, host, children):
         cs = Child(["ip", "netns", "exec", ns.names[1], "env", f"JACK_DEFAULT_SERVER={server}", "csound", "-d", "-m0", "-+rtaudio=jack",
                     "-+jack_client=csdlink", "-odac", "-b", b, "-B", big, f"--opcode-lib={CSOUND_LINK}", CSOUND_PEER])
         children.append((cs, ""))
-        if pod.ask(":link", r"^link on, 1 peer", 15)[0] is None:
-            raise SystemExit("link_bench: podium did not see csound")
+        if pod.ask(":link", r"^link on, 1 peer", 30)[0] is None:
+            print(f"| {tempo} BPM | 0 | podium did not see csound within 30 s | – | – |")
+            pod.close(":quit")
+            cs.close("")
+            children.clear()
+            continue
         time.sleep(1.2)
         pod.say(f":tempo {tempo}")  # the session takes podium's tempo whichever founded it
         time.sleep(1.5)
@@ -178,8 +182,7 @@ def csound_table(o, ns, server, tmp, host, children):
         sp, sc = read(wav)
         print(row(f"{tempo} BPM", [-d for d in differences(onsets(sc), onsets(sp), 48000 * beat)]))
         pod.close(":quit")
-        cs.p.terminate()
-        cs.p.wait(10)
+        cs.close("")
         children.clear()
     print()
 
@@ -203,7 +206,7 @@ def main():
 
     def host(i, name, tempo):
         c = Child(["ip", "netns", "exec", ns.names[i], o.podium, "play", orc, "--server", server, "--name", name, "--no-connect",
-                   "--no-osc", "--no-watch", "--link", "--tempo", str(tempo)])
+                   "--no-osc", "--no-watch", "--no-session", "--link", "--tempo", str(tempo)])
         children.append((c, ":quit"))
         return c
 

@@ -185,6 +185,7 @@ struct Play: ParsableCommand {
         if link {
             if linkStartStop { driver.setLinkStartStopSync(true) }
             Terminal.error(driver.setLink(true) ? "podium: Ableton Link on (UDP 20808, multicast 224.76.78.75)" : "podium: could not start Ableton Link")
+            if linkStartStop { Terminal.error("podium: Link start/stop sync: the beat clock plays when the session does (:link start starts it on the next bar)") }
         }
         let recording = Recording(driver: driver, sessions: URL(fileURLWithPath: sessionsDirectory), podiumVersion: Podium.version)
         let presets = Presets(directory: URL(fileURLWithPath: sessionsDirectory).appendingPathComponent("presets")
