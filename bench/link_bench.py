@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Ableton Link: two linked `podium play` hosts on one `jackd -d dummy`, and an aalink peer.
+"""Ableton Link: two linked `podium play` hosts on one `jackd -d dummy`, Csound's own Link
+opcodes in the csound CLI, and an aalink peer.
 
 Every process that enables Link runs in one of two network namespaces made here and joined by
 a veth pair (multicast never leaves the machine); JACK is not namespaced, so both hosts and
@@ -17,6 +18,10 @@ import argparse, array, os, re, shutil, statistics, subprocess, sys, tempfile, t
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PEER = os.path.join(ROOT, "Tests", "PodiumTests", "Fixtures", "link_peer.py")
 ORCHESTRA = os.path.join(ROOT, "Tests", "PodiumTests", "Fixtures", "link_steps.csd")
+CSOUND_PEER = os.path.join(ROOT, "bench", "link_csound_peer.csd")
+# Only this plugin of Debian's csound-plugins, unpacked by `scripts/setup release bench`.
+CSOUND_LINK = os.path.join(ROOT, ".build", "csound-link", "libableton_link_opcodes.so")
+CSOUND_BUFFERS = ("256", "1024")  # -b, -B: the csound CLI's defaults
 
 
 def sh(*args):
@@ -72,6 +77,10 @@ class Child:
         return None, None
 
     def close(self, quit_line):
+        if not quit_line:  # the csound CLI: SIGTERM can leave it hung in its exit handlers
+            self.p.kill()
+            self.p.wait(10)
+            return
         try:
             self.say(quit_line)
             self.p.stdin.close()
@@ -98,8 +107,8 @@ def onsets(samples, threshold=0.01):
     return out
 
 
-def record(server, seconds, path):
-    return subprocess.Popen(["jack_rec", "-f", path, "-d", str(seconds), "-b", "16", "poda:out_1", "podb:out_1"],
+def record(server, seconds, path, ports=("poda:out_1", "podb:out_1")):
+    return subprocess.Popen(["jack_rec", "-f", path, "-d", str(seconds), "-b", "16", *ports],
                             env={**os.environ, "JACK_DEFAULT_SERVER": server}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -129,6 +138,55 @@ def row(label, d):
     return f"| {label} | {len(ms)} | {statistics.median(ms):+.3f} | {max(ms) - min(ms):.3f} | {max(abs(x) for x in ms):.3f} |"
 
 
+def send_notes(hosts, n, beat):
+    """The same `@beat` note to every host, n times, a new beat each time."""
+    for i in range(n):
+        time.sleep(beat * (1.1 + (i % 3) * 0.3))
+        for h in hosts:
+            h.say("@beat i2 0 0.25 0.5")
+
+
+def csound_table(o, ns, server, tmp, host, children):
+    """Csound's own Link opcodes (csound CLI on JACK, namespace B) against podium (namespace A)."""
+    b, big = CSOUND_BUFFERS
+    print()
+    print(f"### Csound's own Link opcodes (csound-plugins link_metro, csound CLI on JACK, ksmps 16, -b {b} -B {big}) against a linked podium host")
+    print()
+    if not os.path.exists(CSOUND_LINK):
+        print(f"not measured: {CSOUND_LINK} is missing (scripts/setup release bench unpacks it from Debian's csound-plugins)")
+        print()
+        return
+    print("| clicks at | n | median csound − podium (ms) | spread (ms) | worst abs (ms) |")
+    print("|---|---:|---:|---:|---:|")
+    for tempo in (90, 120, 175):
+        pod = host(0, "poda", tempo)
+        cs = Child(["ip", "netns", "exec", ns.names[1], "env", f"JACK_DEFAULT_SERVER={server}", "csound", "-d", "-m0", "-+rtaudio=jack",
+                    "-+jack_client=csdlink", "-odac", "-b", b, "-B", big, f"--opcode-lib={CSOUND_LINK}", CSOUND_PEER])
+        children.append((cs, ""))
+        if pod.ask(":link", r"^link on, 1 peer", 30)[0] is None:
+            print(f"| {tempo} BPM | 0 | podium did not see csound within 30 s | – | – |")
+            pod.close(":quit")
+            cs.close("")
+            children.clear()
+            continue
+        time.sleep(1.2)
+        pod.say(f":tempo {tempo}")  # the session takes podium's tempo whichever founded it
+        time.sleep(1.5)
+        beat = 60 / tempo
+        seconds = int(o.notes * beat * 1.6 + 3)
+        wav = os.path.join(tmp, f"csound{tempo}.wav")
+        rec = record(server, seconds, wav, ("poda:out_1", "csdlink:output1"))
+        time.sleep(0.5)
+        send_notes([pod], o.notes, beat)
+        rec.wait(seconds + 10)
+        sp, sc = read(wav)
+        print(row(f"{tempo} BPM", [-d for d in differences(onsets(sc), onsets(sp), 48000 * beat)]))
+        pod.close(":quit")
+        cs.close("")
+        children.clear()
+    print()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--podium", default=os.path.join(ROOT, ".build", "release", "podium"))
@@ -148,7 +206,7 @@ def main():
 
     def host(i, name, tempo):
         c = Child(["ip", "netns", "exec", ns.names[i], o.podium, "play", orc, "--server", server, "--name", name, "--no-connect",
-                   "--no-osc", "--no-watch", "--link", "--tempo", str(tempo)])
+                   "--no-osc", "--no-watch", "--no-session", "--link", "--tempo", str(tempo)])
         children.append((c, ":quit"))
         return c
 
@@ -169,10 +227,7 @@ def main():
             wav = os.path.join(tmp, f"notes{tempo}.wav")
             rec = record(server, seconds, wav)
             time.sleep(0.5)
-            for i in range(o.notes):
-                time.sleep(beat * (1.1 + (i % 3) * 0.3))
-                a.say("@beat i2 0 0.25 0.5")
-                b.say("@beat i2 0 0.25 0.5")
+            send_notes([a, b], o.notes, beat)
             rec.wait(seconds + 10)
             sa, sb = read(wav)
             print(row(f"{tempo} BPM", differences(onsets(sa), onsets(sb), 48000 * beat)))
@@ -185,6 +240,7 @@ def main():
             for c in (a, b):
                 c.close(":quit")
             children.clear()
+        csound_table(o, ns, server, tmp, host, children)
         peer_ns = ns.names[0]
         pod = host(0, "poda", 120)
         peer = Child(["ip", "netns", "exec", peer_ns, "python3", PEER, "120"])

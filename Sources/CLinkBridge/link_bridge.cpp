@@ -23,6 +23,7 @@ struct podium_link {
   // Written and read only by the audio thread (its constructor reserves the points).
   ableton::link::BasicHostTimeFilter<CycleStartClock, double> filter;
   std::atomic<bool> enabled{false};
+  std::atomic<bool> startStopSync{false};
 };
 
 extern "C" {
@@ -59,7 +60,19 @@ bool podium_link_is_enabled(const podium_link *link) {
 
 // Thread: NRT (app)
 void podium_link_enable_start_stop_sync(podium_link *link, bool enable) {
-  if (link) link->link.enableStartStopSync(enable);
+  if (!link) return;
+  link->link.enableStartStopSync(enable);
+  link->startStopSync.store(enable, std::memory_order_release);
+}
+
+// Thread: any
+bool podium_link_start_stop_sync(const podium_link *link) {
+  return link && link->startStopSync.load(std::memory_order_acquire);
+}
+
+// Thread: NRT (app)
+bool podium_link_app_is_playing(const podium_link *link) {
+  return link && link->link.captureAppSessionState().isPlaying();
 }
 
 // Thread: NRT (app)
@@ -101,6 +114,8 @@ bool podium_link_audio_capture(podium_link *link, double sample_time, int64_t cy
   out->tempo = state.tempo();
   out->host_time_us = static_cast<int64_t>(heard.count());
   out->playing = state.isPlaying();
+  out->start_beat = state.beatAtTime(state.timeForIsPlaying(), q);
+  out->start_stop_sync = link->startStopSync.load(std::memory_order_acquire);
   return true;
 }
 
@@ -112,6 +127,20 @@ void podium_link_audio_commit(podium_link *link, double bpm, bool request_beat, 
   auto state = link->link.captureAudioSessionState();
   state.setTempo(bpm, at);
   if (request_beat) state.requestBeatAtTime(beat, at, quantum > 0 ? quantum : 4.0);
+  link->link.commitAudioSessionState(state);
+}
+
+// Thread: RT
+void podium_link_audio_commit_playing(podium_link *link, bool playing, double quantum,
+                                      int64_t host_time_us) {
+  if (!link || !link->enabled.load(std::memory_order_acquire)) return;
+  const auto at = std::chrono::microseconds(host_time_us);
+  auto state = link->link.captureAudioSessionState();
+  if (playing) {
+    state.setIsPlayingAndRequestBeatAtTime(true, at, 0.0, quantum > 0 ? quantum : 4.0);
+  } else {
+    state.setIsPlaying(false, at);
+  }
   link->link.commitAudioSessionState(state);
 }
 

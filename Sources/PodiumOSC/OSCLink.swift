@@ -3,6 +3,8 @@ import PodiumRealtime
 /// Ableton Link over OSC:
 ///   - `/podium/link ,i 1|0` joins or leaves the session; `/podium/link` alone asks;
 ///     either way the reply is `/podium/link ,iiff ON PEERS TEMPO BEAT`;
+///   - `/podium/link/play ,i 1|0` starts or stops the beat clock (with start/stop sync the session
+///     too: a start lands on the session's next bar), replied like `/podium/link`;
 ///   - `/podium/status.reply` ends with the same four values.
 extension OSCSurface {
     /// ON, PEERS, TEMPO (the session's while on, else the clock's), BEAT (Podium's clock now).
@@ -10,6 +12,17 @@ extension OSCSurface {
     var linkArguments: [OSCValue] {
         let l = driver.linkStatus
         return [.int(l.enabled ? 1 : 0), .int(Int64(l.peers)), .float(l.tempo), .float(l.beat)]
+    }
+
+    // Thread: NRT (OSC)
+    func linkPlay(_ m: OSCMessage, _ source: Endpoint) {
+        guard m.arguments.count == 1, let on = m.arguments[0].number, on == 0 || on == 1 else {
+            return bad(m, source, "expected 1 (start) or 0 (stop) (,i)")
+        }
+        do {
+            guard try producer.clock(running: on == 1) != nil else { return replyError(source, m.address, "command ring full: clock not changed") }
+        } catch { return replyError(source, m.address, error.description) }
+        reply(to: source, "/podium/link", linkArguments)
     }
 
     // Thread: NRT (OSC)

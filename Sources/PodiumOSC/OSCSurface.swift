@@ -238,6 +238,7 @@ public final class OSCSurface: @unchecked Sendable {
         case "record": record(parts.count > 1 ? parts[1] : "", source)
         case "preset": preset(parts.count > 1 ? parts[1] : "", m, source)
         case "tempo": tempo(m, source)
+        case "link" where parts.count == 2 && parts[1] == "play": linkPlay(m, source)
         case "link": link(m, source)
         case "quant": quant(m, source)
         case "loop": loop(parts.count > 1 ? parts[1] : "", m, source)

@@ -11,6 +11,10 @@ import PodiumEngine
 public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
     /// Beats per minute.
     public private(set) var tempo: Double
+    /// The clock's rate against its frames: 1, or the trim Ableton Link sets so that beats counted
+    /// in frames keep pace with the session's host-time beats (the sound card's, or JACK's
+    /// dummy driver's, frame rate against Link's clock: parts per million; LinkRate.swift).
+    public private(set) var rate: Double = 1
     /// Beats per bar (Link's quantum; JACK's beats_per_bar).
     public private(set) var quantum: Double
     /// False while JACK transport (in follow mode) is stopped: the beat does not move.
@@ -79,7 +83,7 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
 
     /// Frames in one beat.
     public var framesPerBeat: Double {
-        @_noLocks @_noAllocation get { 60 * sampleRate / tempo }
+        @_noLocks @_noAllocation get { 60 * sampleRate / (tempo * rate) }
     }
 
     /// One k-cycle performed.
@@ -115,7 +119,16 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
     mutating func reanchor(at beat: Double) {
         anchorBeat = beat
         cycles = 0
-        beatsPerCycle = BeatClock.beatsPerCycle(tempo: tempo, ksmps: ksmps, sampleRate: sampleRate)
+        beatsPerCycle = BeatClock.beatsPerCycle(tempo: tempo * rate, ksmps: ksmps, sampleRate: sampleRate)
+    }
+
+    /// A new rate trim from the current k-cycle on (Ableton Link).
+    // Thread: RT (or the replayer)
+    @_noLocks @_noAllocation
+    public mutating func setRate(_ r: Double) {
+        let now = beat
+        rate = r
+        reanchor(at: now)
     }
 
     /// A new tempo from the current k-cycle on.
@@ -162,9 +175,9 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
 
     // MARK: journal
 
-    /// What the journal keeps of a re-anchoring: tempo, quantum, beat, running.
+    /// What the journal keeps of a re-anchoring: tempo, quantum, beat, running, rate.
     public var state: ClockState {
-        @_noLocks @_noAllocation get { ClockState(tempo: tempo, quantum: quantum, beat: beat, running: running) }
+        @_noLocks @_noAllocation get { ClockState(tempo: tempo, quantum: quantum, beat: beat, running: running, rate: rate) }
     }
 
     /// Takes a journaled state at the start of a k-cycle (replay), exactly as the live clock
@@ -174,6 +187,7 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
         tempo = s.tempo
         quantum = s.quantum
         running = s.running
+        rate = s.rate
         reanchor(at: s.beat)
     }
 
@@ -190,19 +204,22 @@ public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
     }
 }
 
-/// A clock's journaled state (`<cycle> clock <tempo> <quantum> <beat> <running>`).
+/// A clock's journaled state (`<cycle> clock <tempo> <quantum> <beat> <running> [<rate>]`).
 public struct ClockState: Sendable, BitwiseCopyable, Equatable {
     public var tempo: Double
     public var quantum: Double
     public var beat: Double
     public var running: Bool
+    /// 1 unless Ableton Link trims the clock's rate (written to the journal only then).
+    public var rate: Double
 
     // Thread: any
     @_noLocks @_noAllocation
-    public init(tempo: Double, quantum: Double, beat: Double, running: Bool) {
+    public init(tempo: Double, quantum: Double, beat: Double, running: Bool, rate: Double = 1) {
         self.tempo = tempo
         self.quantum = quantum
         self.beat = beat
         self.running = running
+        self.rate = rate
     }
 }

@@ -17,7 +17,8 @@ func applyClockChange(_ s: UnsafeMutablePointer<RTState>, _ command: Command) {
     }
     if quantum > 0 { s.pointee.clock.setQuantum(quantum) }
     if beat >= 0 { s.pointee.clock.locate(beat) }
-    if running >= 0 { s.pointee.clock.setRunning(running > 0) }
+    // With Link start/stop sync a start or stop goes to the session (LinkStartStop.swift).
+    if running >= 0, !linkTakesRunning(s, running > 0) { s.pointee.clock.setRunning(running > 0) }
     reportClock(s, id: command.id)
 }
 
@@ -28,11 +29,12 @@ func reportClock(_ s: UnsafeMutablePointer<RTState>, id: UInt64 = 0) {
     var record = Applied(kind: .clock, id: id, cycle: s.pointee.cycle, frame: 0)
     let state = s.pointee.clock.state
     record.command.kind = .clock
-    record.command.count = 4
+    record.command.count = 5
     record.command.pfields[0] = state.tempo
     record.command.pfields[1] = state.quantum
     record.command.pfields[2] = state.beat
     record.command.pfields[3] = state.running ? 1 : 0
+    record.command.pfields[4] = state.rate
     report(s, record)
 }
 
@@ -44,6 +46,7 @@ func publishClock(_ s: UnsafeMutablePointer<RTState>, frame: Int64) {
     s.pointee.clockPublished.sequence.add(1, ordering: .relaxed)  // odd: being written
     atomicMemoryFence(ordering: .releasing)
     s.pointee.clockPublished.tempo.store(c.tempo.bitPattern, ordering: .relaxed)
+    s.pointee.clockPublished.rate.store(c.rate.bitPattern, ordering: .relaxed)
     s.pointee.clockPublished.quantum.store(c.quantum.bitPattern, ordering: .relaxed)
     s.pointee.clockPublished.beat.store(c.beat.bitPattern, ordering: .relaxed)
     s.pointee.clockPublished.frame.store(frame, ordering: .relaxed)
@@ -61,15 +64,17 @@ public struct ClockSnapshot: Sendable, Equatable {
     public var frame: Int64
     public var running: Bool
     public var sampleRate: Double
+    /// The clock's rate trim (Ableton Link; 1 otherwise): beats per frame are tempo × rate / 60 / sr.
+    public var rate: Double = 1
 
     /// The beat at another JACK frame, at this tempo.
     public func beat(atFrame f: Int64) -> Double {
-        running ? beat + Double(f - frame) * tempo / (60 * sampleRate) : beat
+        running ? beat + Double(f - frame) * tempo * rate / (60 * sampleRate) : beat
     }
 
     /// The JACK frame at which `target` falls, at this tempo.
     public func frame(ofBeat target: Double) -> Double {
-        Double(frame) + (target - beat) * 60 * sampleRate / tempo
+        Double(frame) + (target - beat) * 60 * sampleRate / (tempo * rate)
     }
 }
 
@@ -77,6 +82,7 @@ public struct ClockSnapshot: Sendable, Equatable {
 struct PublishedClock: ~Copyable {
     let sequence = Atomic<UInt64>(0)
     let tempo = Atomic<UInt64>(BeatClock.defaultTempo.bitPattern)
+    let rate = Atomic<UInt64>(1.0.bitPattern)
     let quantum = Atomic<UInt64>(BeatClock.defaultQuantum.bitPattern)
     let beat = Atomic<UInt64>(0)
     let frame = Atomic<Int64>(0)
@@ -92,7 +98,8 @@ struct PublishedClock: ~Copyable {
                                          quantum: Double(bitPattern: quantum.load(ordering: .relaxed)),
                                          beat: Double(bitPattern: beat.load(ordering: .relaxed)),
                                          frame: frame.load(ordering: .relaxed), running: running.load(ordering: .relaxed),
-                                         sampleRate: Double(bitPattern: sampleRate.load(ordering: .relaxed)))
+                                         sampleRate: Double(bitPattern: sampleRate.load(ordering: .relaxed)),
+                                         rate: Double(bitPattern: rate.load(ordering: .relaxed)))
             atomicMemoryFence(ordering: .acquiring)
             if before & 1 == 0, sequence.load(ordering: .relaxed) == before { return snapshot }
         }

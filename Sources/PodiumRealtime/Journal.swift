@@ -18,7 +18,8 @@ import Foundation
 ///     <cycle> eval "<code>"                  (host questions: global code, not orchestra)
 ///     <cycle> score "<text>"
 ///     <cycle> midi 90 3c 64                  a MIDI message from the JACK MIDI port (hex bytes)
-///     <cycle> clock <tempo> <quantum> <beat> <running>   the beat clock from this k-cycle on
+///     <cycle> clock <tempo> <quantum> <beat> <running> [<rate>]   the beat clock from this k-cycle on
+///                                                     (rate: Ableton Link's trim, when not 1)
 ///                                            (tempo, beats per bar, beat at the k-cycle, 1/0)
 ///     <cycle> sync                           events.log is complete through this k-cycle
 ///                                            (written about once a second; repair and replay
@@ -66,7 +67,7 @@ public enum JournalLine: Equatable, Sendable {
         case let .engine(c, k): return "\(c) engine \(k)"
         case let .sync(c): return "\(c) sync"
         case let .midi(c, b): return "\(c) midi " + b.map { String(format: "%02x", $0) }.joined(separator: " ")
-        case let .clock(c, st): return "\(c) clock \(st.tempo) \(st.quantum) \(st.beat) \(st.running ? 1 : 0)"
+        case let .clock(c, st): return "\(c) clock \(st.tempo) \(st.quantum) \(st.beat) \(st.running ? 1 : 0)" + (st.rate == 1 ? "" : " \(st.rate)")
         }
     }
 
@@ -126,7 +127,8 @@ public enum JournalLine: Equatable, Sendable {
             return .midi(cycle: cycle, bytes: b)
         case "clock":
             let tempo = try number(), quantum = try number(), beat = try number(), running = try number()
-            return .clock(cycle: cycle, state: ClockState(tempo: tempo, quantum: quantum, beat: beat, running: running != 0))
+            let rate = rest.isEmpty ? 1 : try number()
+            return .clock(cycle: cycle, state: ClockState(tempo: tempo, quantum: quantum, beat: beat, running: running != 0, rate: rate))
         case "engine":
             guard let k = Int(word()) else { throw JournalError.malformed(String(line), "no ksmps") }
             return .engine(cycle: cycle, ksmps: k)
@@ -397,7 +399,8 @@ public final class Journal: @unchecked Sendable {
                 append(.midi(cycle: a.cycle, bytes: bytes))
             case .clock:
                 let p = a.command.pfields
-                append(.clock(cycle: a.cycle, state: ClockState(tempo: p[0], quantum: p[1], beat: p[2], running: p[3] != 0)))
+                append(.clock(cycle: a.cycle, state: ClockState(tempo: p[0], quantum: p[1], beat: p[2], running: p[3] != 0,
+                                                                rate: a.command.count >= 5 ? p[4] : 1)))
             case .scheduleFull, .stale, .tableRefused:
                 break
             }

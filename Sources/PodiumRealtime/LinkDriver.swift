@@ -22,6 +22,13 @@ public struct LinkStatus: Sendable, Equatable {
     public var tempoCommitted: UInt64
     /// The last phase correction (ms, signed: positive moved the clock ahead).
     public var lastCorrectionMs: Double = 0
+    /// Start/stop sync (`--link-start-stop`) and the session's play state (meaningful with it).
+    public var startStopSync = false
+    public var playing = false
+    /// The clock's rate trim against Link's clock (parts per million; 0: none).
+    public var ratePpm: Double = 0
+    /// The frames' rate last measured in Link's clock (ppm off nominal).
+    public var measuredPpm: Double = 0
 
     /// One line: `link on, 1 peer, 120.00 BPM, beat 37.25 (phase 1.25 of 4), latency 10.7 ms, followed 2 tempos and 3 phase corrections`.
     public var summary: String {
@@ -31,6 +38,8 @@ public struct LinkStatus: Sendable, Equatable {
             + String(format: "%.2f BPM, beat %.2f (phase %.2f of %g), latency %.1f ms", tempo, beat, phase, q, latencyMs)
             + ", followed \(tempoAdopted) tempo\(tempoAdopted == 1 ? "" : "s") and \(phaseCorrections) phase correction\(phaseCorrections == 1 ? "" : "s")"
             + (phaseCorrections > 0 ? String(format: " (last %+.2f ms)", lastCorrectionMs) : "")
+            + (ratePpm != 0 || measuredPpm != 0 ? String(format: ", rate %+.1f ppm (measured %+.1f)", ratePpm, measuredPpm) : "")
+            + (startStopSync ? ", start/stop sync: session \(playing ? "playing" : "stopped")" : "")
     }
 }
 
@@ -51,8 +60,9 @@ extension JackDriver {
         linkBridge(create: false).map { podium_link_is_enabled($0) } ?? false
     }
 
-    /// Start/stop sync with the session (`--link-start-stop`): Link's flag only, for peers
-    /// that show it; Podium's clock does not yet stop with the session.
+    /// Start/stop sync with the session (`--link-start-stop`): the session's play state starts
+    /// and stops the beat clock (on the session's bar), and Podium's `:link start|stop` reach
+    /// the peers (LinkStartStop.swift).
     // Thread: NRT (any surface)
     public func setLinkStartStopSync(_ enabled: Bool) {
         if let link = linkBridge(create: enabled) { podium_link_enable_start_stop_sync(link, enabled) }
@@ -69,7 +79,10 @@ extension JackDriver {
         return LinkStatus(enabled: true, peers: Int(podium_link_num_peers(link)), tempo: podium_link_app_tempo(link), beat: beatNow,
                           quantum: clock.quantum, latencyMs: Double(state.pointee.linkLatencyUs.load(ordering: .relaxed)) / 1000,
                           tempoAdopted: c(.linkTempoAdopted), phaseCorrections: c(.linkPhaseCorrections), tempoCommitted: c(.linkTempoCommitted),
-                          lastCorrectionMs: Double(state.pointee.linkLastCorrectionUs.load(ordering: .relaxed)) / 1000)
+                          lastCorrectionMs: Double(state.pointee.linkLastCorrectionUs.load(ordering: .relaxed)) / 1000,
+                          startStopSync: podium_link_start_stop_sync(link), playing: podium_link_app_is_playing(link),
+                          ratePpm: (clock.rate - 1) * 1e6,
+                          measuredPpm: Double(state.pointee.linkMeasuredRatePpb.load(ordering: .relaxed)) / 1000)
     }
 
     /// The output latency of Podium's playback ports (the largest), for the callback to add.

@@ -8,9 +8,10 @@ import CLinkBridge
 // the cycle's start, `cycleStart`) and adds the output latency of Podium's ports, so the question asked is "which beat does the session play when this
 // period's first frame is *heard*". The local clock then follows the session:
 //   - a tempo that differs → `setTempo` (re-anchored, the beat does not jump);
-//   - a phase (beats into the quantum) that differs by more than `LinkSync.tolerance` seconds →
-//     `locate` by the difference, wrapped into ±quantum/2: only the phase is shared, the beat
-//     number stays Podium's (loops keep their beats);
+//   - a phase (beats into the quantum) that differs → `locate` by the difference, wrapped into
+//     ±quantum/2, when `LinkPhaseFollower` says so (deadband, confirmation, one step after an
+//     xrun): only the phase is shared, the beat number stays Podium's (loops keep their beats);
+//   - with start/stop sync, the session's play state starts and stops the clock (LinkStartStop.swift);
 // each journaled by `reportClock`, so a replay (which never asks Link) makes the same moves.
 // Podium's own tempo changes (`.clock` commands: `:tempo`, `/podium/tempo`, scripts) are
 // committed to the session from here, at the same host time, so peers follow. On the first
@@ -18,12 +19,12 @@ import CLinkBridge
 // the session takes them; in a session with peers, Link keeps the session's phase.
 // Only the bridge's audio-thread calls are made here (capture/commit of the audio session state).
 
-enum LinkSync {
-    /// The largest phase difference (seconds) left uncorrected: corrections are re-anchorings,
-    /// journaled; smaller ones are host-time-filter jitter.
-    static var tolerance: Double { 0.000_25 }
-    /// The smallest tempo difference (BPM) adopted (Link carries tempo as µs per beat).
-    static var tempoTolerance: Double { 0.000_5 }
+/// A session tempo to adopt: one that differs from the clock's by more than Link's resolution
+/// (Link carries tempo as µs per beat; differences below 0.0005 BPM are its rounding).
+// Thread: RT
+@_noLocks @_noAllocation
+func linkTempoDiffers(_ session: Double, _ clock: Double) -> Bool {
+    session > 0 && abs(session - clock) > 0.000_5
 }
 
 /// When this period's first frame began, in Link's clock (µs): JACK's own estimate of the
@@ -48,7 +49,7 @@ func cycleStart(_ s: UnsafeMutablePointer<RTState>, _ link: OpaquePointer) -> In
 /// drained (a tempo set now is committed at the period's start) and before its first k-cycle.
 // Thread: RT
 @_noLocks @_noAllocation
-func syncWithLink(_ s: UnsafeMutablePointer<RTState>, frameTime: Int64) {
+func syncWithLink(_ s: UnsafeMutablePointer<RTState>, frameTime: Int64, frames n: Int) {
     let bits = s.pointee.linkHandle.load(ordering: .acquiring)
     guard bits != 0, let link = OpaquePointer(bitPattern: bits) else { return }
     var t = podium_link_timing()
@@ -65,33 +66,73 @@ func syncWithLink(_ s: UnsafeMutablePointer<RTState>, frameTime: Int64) {
     s.pointee.linkLastFrame = frame32
     let sampleTime = Double(s.pointee.linkSampleTime)
     let captured = _unsafePerformance { podium_link_audio_capture(link, sampleTime, start, restart, latency, quantum, &t) }
-    guard captured, s.pointee.clock.running else {
+    if restart { s.pointee.linkFollower.discontinuity(sampleRate: s.pointee.clock.sampleRate) }
+    // Stopped without start/stop sync (JACK transport): the clock is not Link's to move.
+    let latencyUs = Int64(latency)
+    if restart || latencyUs != s.pointee.linkLastLatencyUs { s.pointee.linkRate.reset() }
+    s.pointee.linkLastLatencyUs = latencyUs
+    guard captured, s.pointee.clock.running || t.start_stop_sync else {
+        // Left (or stopped by JACK transport): the clock runs on its own frames again.
+        if !captured, s.pointee.clock.rate != 1 {
+            s.pointee.clock.setRate(1)
+            reportClock(s)
+        }
         s.pointee.linkJoined = false
         s.pointee.linkTempoToCommit = false
+        s.pointee.linkStartStopActive = false
+        s.pointee.linkPlayingToCommit = -1
         return
     }
     if !s.pointee.linkJoined || s.pointee.linkTempoToCommit {
         let first = !s.pointee.linkJoined
         s.pointee.linkJoined = true
         s.pointee.linkTempoToCommit = false
+        s.pointee.linkStartStopActive = t.start_stop_sync
         let tempo = s.pointee.clock.tempo, beat = s.pointee.clock.beat
         _unsafePerformance { podium_link_audio_commit(link, tempo, first, beat, quantum, t.host_time_us) }
         counterAdd(s, .linkTempoCommitted, 1)
+        if first {
+            s.pointee.linkFollower.discontinuity(sampleRate: s.pointee.clock.sampleRate)
+            s.pointee.linkRate.reset()
+        }
         return  // the session holds our tempo from this host time; its phase is checked next period
     }
+    s.pointee.linkStartStopActive = t.start_stop_sync
+    if t.start_stop_sync {
+        if followLinkPlaying(s, link, t, frames: n) { return }
+    } else {
+        s.pointee.linkPlayingToCommit = -1
+    }
+    followLinkPhase(s, t, frames: n, at: sampleTime, host: Double(t.host_time_us - latencyUs))
+}
+
+/// The session's tempo and phase at the heard time → Podium's clock (a running clock, joined);
+/// the frames' rate in host time (`frames` at `host` µs: the period's first) → the clock's rate.
+// Thread: RT
+@_noLocks @_noAllocation
+func followLinkPhase(_ s: UnsafeMutablePointer<RTState>, _ t: podium_link_timing, frames n: Int, at frames: Double, host: Double) {
     var changed = false
-    let here = s.pointee.clock
-    if abs(t.tempo - here.tempo) > LinkSync.tempoTolerance, t.tempo > 0 {
+    let here = s.pointee.clock, quantum = here.quantum
+    if linkTempoDiffers(t.tempo, here.tempo) {
         s.pointee.clock.setTempo(t.tempo)
         counterAdd(s, .linkTempoAdopted, 1)
         changed = true
     }
+    let settled = s.pointee.linkFollower.holdOff == 0
+    let trim = s.pointee.linkRate.update(frames: frames, host: host, sampleRate: here.sampleRate, settled: settled, current: here.rate)
+    s.pointee.linkMeasuredRatePpb.store(Int64((s.pointee.linkRate.measured - 1) * 1e9), ordering: .relaxed)
+    if let rate = trim {
+        s.pointee.clock.setRate(rate)
+        counterAdd(s, .linkRateTrims, 1)
+        changed = true
+    }
     var d = t.phase - here.phase
     if d > quantum / 2 { d -= quantum } else if d <= -quantum / 2 { d += quantum }
-    if abs(d) > LinkSync.tolerance * t.tempo / 60 {
-        s.pointee.clock.locate(s.pointee.clock.beat + d)
+    let seconds = t.tempo > 0 ? d * 60 / t.tempo : 0
+    if let step = s.pointee.linkFollower.correction(error: seconds, frames: n) {
+        s.pointee.clock.locate(s.pointee.clock.beat + step * t.tempo / 60)
         counterAdd(s, .linkPhaseCorrections, 1)
-        s.pointee.linkLastCorrectionUs.store(Int64(d * 60 / t.tempo * 1e6), ordering: .relaxed)
+        s.pointee.linkLastCorrectionUs.store(Int64(step * 1e6), ordering: .relaxed)
         changed = true
     }
     if changed { reportClock(s) }

@@ -75,7 +75,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     // Follow mode: JACK transport moves the clock before any command reads it.
     if s.pointee.transportMode == 2 { followTransport(s, frames: n) }
     drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
-    syncWithLink(s, frameTime: frameTime)  // Ableton Link, when on (LinkSync.swift)
+    syncWithLink(s, frameTime: frameTime, frames: n)  // Ableton Link, when on (LinkSync.swift)
     // MIDI from the JACK MIDI port: each k-cycle gets the messages timed inside it.
     var midiBuffer: UnsafeMutableRawPointer? = nil
     var midiEvents = 0

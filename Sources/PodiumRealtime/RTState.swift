@@ -26,8 +26,9 @@ public enum StatIndex: Int, CaseIterable {
     case merges, lastMergeCallbackNs
     /// Commands waiting for a beat, dropped when JACK transport relocated the clock (follow mode).
     case droppedOnLocate
-    /// Ableton Link: tempos adopted from the session, phase corrections, tempos Podium committed.
-    case linkTempoAdopted, linkPhaseCorrections, linkTempoCommitted
+    /// Ableton Link: tempos adopted from the session, phase corrections, tempos Podium committed;
+    /// starts and stops taken from the session or sent to it (start/stop sync); rate trims.
+    case linkTempoAdopted, linkPhaseCorrections, linkTempoCommitted, linkStartStops, linkRateTrims
     /// Slices of tables built off the audio thread that the callback took (copied, or refused
     /// when their table was gone: then also counted in `refusedTables`).
     case stagedSlices
@@ -200,6 +201,19 @@ struct RTState: ~Copyable {
     /// filter; -1: not yet.
     var linkSampleTime: Int64 = -1
     var linkLastFrame: UInt32 = 0
+    /// RT: when a phase error is corrected (deadband, confirmation, hold-off after an xrun).
+    var linkFollower = LinkPhaseFollower()
+    /// RT: the frames' rate in Link's clock, which trims the beat clock's (LinkRate.swift).
+    var linkRate = LinkRateEstimator()
+    /// RT → NRT: the last rate measured, parts per billion off 1 (for `:link`).
+    let linkMeasuredRatePpb = Atomic<Int64>(0)
+    /// RT: the output latency (µs) at the last sync (a change restarts the rate's window).
+    var linkLastLatencyUs: Int64 = 0
+    /// RT: start/stop sync was on at the last sync while joined (a `.clock` start or stop then
+    /// goes to the session: LinkStartStop.swift).
+    var linkStartStopActive = false
+    /// RT: a start (1) or stop (0) to commit to the session at the next sync; -1: none.
+    var linkPlayingToCommit: Int8 = -1
     /// RT → NRT: the last phase correction, microseconds (signed; for `:link`).
     let linkLastCorrectionUs = Atomic<Int64>(0)
 

@@ -109,7 +109,7 @@ public final class ReplSession: @unchecked Sendable {
               @bar / @beat / @now LINE   one line on the next bar, beat, or now
               loop NAME BEATS … end      a live loop (again: swaps at its next turn)
               :loops          loops playing                  :stop [NAME]   stop a loop (all)
-              :link [on|off]  join/leave the Ableton Link session (peers, tempo, beat)
+              :link [on|off|start|stop]  join/leave the Ableton Link session (peers, tempo, beat); start/stop the clock
               :quit           stop (or Ctrl-D)
             """)
         case "load":

@@ -116,7 +116,7 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "Join the Ableton Link session on the LAN (tempo and phase shared with peers; :link on|off changes it). UDP 20808, multicast 224.76.78.75.")
     var link = false
 
-    @Flag(name: .long, help: "With --link: share start/stop with the session's peers (Link's flag; Podium's clock does not stop yet).")
+    @Flag(name: .long, help: "With --link: the session's start/stop starts and stops the beat clock (on the session's bar); :link start|stop reach the peers.")
     var linkStartStop = false
 
     enum ServerMode: String, ExpressibleByArgument { case auto, none }
@@ -195,6 +195,7 @@ struct Play: ParsableCommand {
         if link {
             if linkStartStop { driver.setLinkStartStopSync(true) }
             Terminal.error(driver.setLink(true) ? "podium: Ableton Link on (UDP 20808, multicast 224.76.78.75)" : "podium: could not start Ableton Link")
+            if linkStartStop { Terminal.error("podium: Link start/stop sync: the beat clock plays when the session does (:link start starts it on the next bar)") }
         }
         let recording = Recording(driver: driver, sessions: URL(fileURLWithPath: sessionsDirectory), podiumVersion: Podium.version)
         let presets = Presets(directory: URL(fileURLWithPath: sessionsDirectory).appendingPathComponent("presets")

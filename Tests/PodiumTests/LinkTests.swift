@@ -45,62 +45,74 @@ final class LinkTests {
                 "podium holds a UDP socket without --link: \(sockets)")
     }
 
-    @Test("an aalink peer in the same namespace: podium sees it, adopts its tempo change, the peer follows :tempo; the recorded session replays to identical samples")
-    func aalinkPeer() throws {
+    /// An aalink peer (link_peer.py at 100 BPM, `peerArgs` more) in a namespace of its own, and
+    /// `podium play --link --record` (`extra` more) beside it; `body` gets the peer, podium, the
+    /// test's directory and the sessions directory.
+    func withPeer(_ tag: String, peerArgs: [String] = [], extra: [String] = [],
+                  _ body: (LineChild, LineChild, URL, URL) throws -> Void) throws {
         try #require(NetNamespace.available, "needs root and iproute2 (ip netns)")
-        let ns = try NetNamespace("peer")
+        let ns = try NetNamespace(tag)
         defer { ns.remove() }
         try ns.routeMulticastToLoopback()
         let (dir, orc) = writeOrchestra()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let peer = try LineChild(ns.command(["/usr/bin/env", "python3", Paths.fixture("link_peer.py"), "100"]))
+        let peer = try LineChild(ns.command(["/usr/bin/env", "python3", Paths.fixture("link_peer.py"), "100"] + peerArgs))
         defer { peer.finish("quit") }
         let sessions = dir.appendingPathComponent("Sessions")
-        let pod = try podium(in: ns, name: "podlink", orchestra: orc, extra: ["--record", "--sessions", sessions.path])
-        var finished = false
-        defer { if !finished { pod.finish(":quit") } }
+        let pod = try podium(in: ns, name: "pod\(tag)", orchestra: orc, extra: extra + ["--record", "--sessions", sessions.path])
+        defer { pod.finish(":quit") }
+        try body(peer, pod, dir, sessions)
+    }
 
-        // Both see one peer.
-        let joined = pod.ask(":link", every: 0.1, timeout: 15) { $0.hasPrefix("link on, 1 peer") }
-        #expect(joined != nil, "podium never saw the peer: \(pod.stdout.suffix(400)) \(pod.stderr.suffix(400)) peer: \(peer.stderr)")
-        #expect(peer.ask(nil, timeout: 5) { $0.hasPrefix("peers 1 ") } != nil, "the peer never saw podium: \(peer.stdout.suffix(300))")
-        #expect(pod.ask(":status", every: 0.2, timeout: 5) { $0.hasPrefix("link on, 1 peer") } != nil, ":status shows the peer")
-
-        // The peer's tempo change reaches podium's clock. (Link's audio thread keeps its own
-        // last commit — podium's join — for a second before it takes the session's again.)
-        Thread.sleep(forTimeInterval: 1.2)
-        let sent = Date()
-        peer.say("tempo 137")
-        let adopted = pod.ask(":tempo", every: 0.02, timeout: 5) { self.clockTempo($0).map { abs($0 - 137) < 0.01 } ?? false }
-        let adoption = Date().timeIntervalSince(sent)
-        #expect(adopted != nil, "podium's clock did not take 137 BPM: \(pod.lines.suffix(5))")
-        print("link: podium adopted the peer's tempo within \(String(format: "%.0f", adoption * 1000)) ms (polled every 20 ms)")
-
-        // Podium's :tempo reaches the peer.
-        let sent2 = Date()
-        pod.say(":tempo 90")
-        let followed = peer.ask(nil, every: 0.02, timeout: 5) { number(after: "tempo", in: $0).map { abs($0 - 90) < 0.01 } ?? false }
-        #expect(followed != nil, "the peer did not follow :tempo 90: \(peer.lines.suffix(3))")
-        print("link: the peer followed :tempo within \(String(format: "%.0f", Date().timeIntervalSince(sent2) * 1000)) ms")
-
-        // :link off leaves the session: the peer sees nobody, podium keeps its tempo.
-        pod.say(":link off")
-        #expect(peer.ask(nil, timeout: 10) { $0.hasPrefix("peers 0 ") } != nil, "the peer still sees podium after :link off")
-        #expect(pod.ask(":tempo", every: 0.2, timeout: 5) { self.clockTempo($0).map { abs($0 - 90) < 0.01 } ?? false } != nil)
-        pod.say("@beat i2 0 0.25 0.5")
-        Thread.sleep(forTimeInterval: 1)
-
-        // What Link did to the clock is in the journal: the replay (no peers, no network) is identical.
-        pod.finish(":quit")
-        finished = true
-        let session = try #require(SessionCatalog.list(sessions).first?.directory, "no session in \(sessions.path): \(pod.stderr.suffix(300))")
-        let log = try String(contentsOf: session.appendingPathComponent("events.log"), encoding: .utf8)
-        #expect(log.split(separator: "\n").contains { $0.contains(" clock 137.0") }, "the adopted tempo is journaled")
+    /// `podium replay` of `session` renders the samples it recorded, exactly.
+    func expectReplayIdentical(_ session: URL, in dir: URL) throws {
         let out = dir.appendingPathComponent("replay.wav").path
         let r = try run(Paths.podium, ["replay", session.path, "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
         let recorded = try samples(session.appendingPathComponent("audio.wav").path), replayed = try samples(out)
         #expect(recorded.count == replayed.count && firstDifference(recorded, replayed) == nil, "replay differs at \(firstDifference(recorded, replayed) ?? -1)")
+    }
+
+    @Test("an aalink peer in the same namespace: podium sees it, adopts its tempo change, the peer follows :tempo; the recorded session replays to identical samples")
+    func aalinkPeer() throws {
+        try withPeer("peer") { peer, pod, dir, sessions in
+            // Both see one peer.
+            let joined = pod.ask(":link", every: 0.1, timeout: 15) { $0.hasPrefix("link on, 1 peer") }
+            #expect(joined != nil, "podium never saw the peer: \(pod.stdout.suffix(400)) \(pod.stderr.suffix(400)) peer: \(peer.stderr)")
+            #expect(peer.ask(nil, timeout: 5) { $0.hasPrefix("peers 1 ") } != nil, "the peer never saw podium: \(peer.stdout.suffix(300))")
+            #expect(pod.ask(":status", every: 0.2, timeout: 5) { $0.hasPrefix("link on, 1 peer") } != nil, ":status shows the peer")
+
+            // The peer's tempo change reaches podium's clock. (Link's audio thread keeps its own
+            // last commit — podium's join — for a second before it takes the session's again.)
+            Thread.sleep(forTimeInterval: 1.2)
+            let sent = Date()
+            peer.say("tempo 137")
+            let adopted = pod.ask(":tempo", every: 0.02, timeout: 5) { self.clockTempo($0).map { abs($0 - 137) < 0.01 } ?? false }
+            let adoption = Date().timeIntervalSince(sent)
+            #expect(adopted != nil, "podium's clock did not take 137 BPM: \(pod.lines.suffix(5))")
+            print("link: podium adopted the peer's tempo within \(String(format: "%.0f", adoption * 1000)) ms (polled every 20 ms)")
+
+            // Podium's :tempo reaches the peer.
+            let sent2 = Date()
+            pod.say(":tempo 90")
+            let followed = peer.ask(nil, every: 0.02, timeout: 5) { number(after: "tempo", in: $0).map { abs($0 - 90) < 0.01 } ?? false }
+            #expect(followed != nil, "the peer did not follow :tempo 90: \(peer.lines.suffix(3))")
+            print("link: the peer followed :tempo within \(String(format: "%.0f", Date().timeIntervalSince(sent2) * 1000)) ms")
+
+            // :link off leaves the session: the peer sees nobody, podium keeps its tempo.
+            pod.say(":link off")
+            #expect(peer.ask(nil, timeout: 10) { $0.hasPrefix("peers 0 ") } != nil, "the peer still sees podium after :link off")
+            #expect(pod.ask(":tempo", every: 0.2, timeout: 5) { self.clockTempo($0).map { abs($0 - 90) < 0.01 } ?? false } != nil)
+            pod.say("@beat i2 0 0.25 0.5")
+            Thread.sleep(forTimeInterval: 1)
+
+            // What Link did to the clock is in the journal: the replay (no peers, no network) is identical.
+            pod.finish(":quit")
+            let session = try #require(SessionCatalog.list(sessions).first?.directory, "no session in \(sessions.path): \(pod.stderr.suffix(300))")
+            let log = try String(contentsOf: session.appendingPathComponent("events.log"), encoding: .utf8)
+            #expect(log.split(separator: "\n").contains { $0.contains(" clock 137.0") }, "the adopted tempo is journaled")
+            try expectReplayIdentical(session, in: dir)
+        }
     }
 
     /// Two `podium play --link` (poda, podb) in two namespaces joined by a veth pair, both on the

@@ -48,6 +48,25 @@ struct BeatClockTests {
     func journalLine() throws {
         let line = JournalLine.clock(cycle: 42, state: ClockState(tempo: 133.3, quantum: 7, beat: 12.000000000000002, running: false))
         #expect(try JournalLine.parse(Substring(line.text)) == line)
+        // Ableton Link's rate trim is a fifth field, written only when the rate is not 1.
+        let trimmed = JournalLine.clock(cycle: 7, state: ClockState(tempo: 120, quantum: 4, beat: 3.5, running: true, rate: 1.000_412_345_678_9))
+        #expect(trimmed.text.hasSuffix(" 1 1.0004123456789") && !line.text.hasSuffix(" 1"))
+        #expect(try JournalLine.parse(Substring(trimmed.text)) == trimmed)
+    }
+
+    @Test("a rate trim re-anchors: beats per k-cycle scale by the rate, the beat does not jump, restore takes it back")
+    func rateTrim() {
+        var clock = BeatClock(tempo: 120, ksmps: 48000, sampleRate: 48000)  // 2 beats a k-cycle
+        clock.advance()
+        clock.setRate(1.5)
+        #expect(clock.beat == 2 && clock.framesPerBeat == 16000)
+        clock.advance()
+        #expect(clock.beat == 5)
+        var replay = BeatClock(tempo: 120, ksmps: 48000, sampleRate: 48000)
+        replay.restore(clock.state)
+        replay.advance()
+        clock.advance()
+        #expect(replay.state == clock.state && replay.beat == 8)
     }
 
     @Test("@bar, @beat, @Nbeats, @Nbars and @now; @1.5 stays a script's seconds; a bad count is refused")

@@ -22,6 +22,8 @@ typedef struct podium_link_timing {
   double tempo;         ///< BPM
   int64_t host_time_us; ///< the host time asked about (period start + output latency)
   bool playing;         ///< the session's start/stop state
+  double start_beat;    ///< the session's beat when it last started or stopped (timeForIsPlaying)
+  bool start_stop_sync; ///< start/stop sync is on (podium_link_enable_start_stop_sync)
 } podium_link_timing;
 
 // Thread: NRT (owner). Link starts disabled.
@@ -34,6 +36,10 @@ void podium_link_enable(podium_link *link, bool enable);
 bool podium_link_is_enabled(const podium_link *link);
 // Thread: NRT (app)
 void podium_link_enable_start_stop_sync(podium_link *link, bool enable);
+// Thread: any (an atomic flag the bridge keeps)
+bool podium_link_start_stop_sync(const podium_link *link);
+// Thread: NRT (app): the session's start/stop state now (app session state).
+bool podium_link_app_is_playing(const podium_link *link);
 // Thread: NRT (app)
 size_t podium_link_num_peers(const podium_link *link);
 // Thread: NRT (app): the session's tempo now (app session state).
@@ -58,6 +64,12 @@ bool podium_link_audio_capture(podium_link *link, double sample_time, int64_t cy
 // the session it is granted; with peers, the session's phase in the quantum is kept).
 void podium_link_audio_commit(podium_link *link, double bpm, bool request_beat, double beat,
                               double quantum, int64_t host_time_us);
+// Thread: RT: starts (the session's beat 0 is asked for at host_time_us; with peers Link moves
+// it to the next time the session's phase is 0: the next bar, Link's
+// requestBeatAtStartPlayingTime) or stops the session at host_time_us. Shared with peers only
+// while start/stop sync is on.
+void podium_link_audio_commit_playing(podium_link *link, bool playing, double quantum,
+                                      int64_t host_time_us);
 
 #ifdef __cplusplus
 }
