@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumRealtime"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
         .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
-                                                             "PodiumSession", "PodiumAudioFile"],
+                                                             "PodiumSession", "PodiumAudioFile", "PodiumWeb"],
                           path: "bench/Sources/podium-bench"),
         // Tests only: counts the heap allocations of one thread (the audio thread).
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
