@@ -86,8 +86,7 @@ public struct WebLayout: Codable, Sendable, Equatable {
         // counter moved) is not a control of its own.
         let gridPrefixes = Set((mapped + stepRows).filter { $0.widget == "grid" }.flatMap(\.channels).compactMap { WebLayout.split1($0)?.prefix }
                                + groups.flatMap(\.controls).flatMap(\.channels).compactMap { WebLayout.split2($0)?.prefix })
-        rest.removeAll { name in byName[name]?.range == nil && (WebLayout.split1(name).map { gridPrefixes.contains($0.prefix) } ?? false
-                                                               || WebLayout.split2(name).map { gridPrefixes.contains($0.prefix) } ?? false) }
+        rest.removeAll { name in byName[name]?.range == nil && WebLayout.cellPrefixes(name).contains { gridPrefixes.contains($0) } }
         var faders: [Control] = mapped.filter { $0.widget == "fader" }
         var switches = mapped.filter { ["toggle", "momentary"].contains($0.widget) }
         for name in rest {
@@ -102,7 +101,7 @@ public struct WebLayout: Codable, Sendable, Equatable {
         let moved = faders.filter { ["toggle", "momentary"].contains($0.widget) }
         faders.removeAll { moved.contains($0) }
         switches += moved
-        if !faders.isEmpty { groups.insert(Group(title: "controls", controls: faders), at: 0) }
+        if !faders.isEmpty { groups.insert(Group(title: "controls", controls: WebLayout.families(faders)), at: 0) }
         if !switches.isEmpty { groups.append(Group(title: "switches", controls: switches)) }
         let pies = mapped.filter { $0.widget == "pie" }
         if !pies.isEmpty { groups.append(Group(title: "mix", controls: pies)) }
@@ -145,6 +144,38 @@ public struct WebLayout: Codable, Sendable, Equatable {
         var result: [String: String] = [:]
         let pattern = /([A-Za-z]+)\s*=\s*(?:"([^"]*)"|([^\s;]+))/
         for m in text.matches(of: pattern) { result[String(m.1).lowercased()] = String(m.2 ?? m.3 ?? "") }
+        return result
+    }
+
+    /// The prefixes a name would have as a grid cell, any index (`kick_0` → kick; `cell_0_0` → cell_0, cell).
+    static func cellPrefixes(_ name: String) -> [String] {
+        var prefixes: [String] = []
+        var head = Substring(name)
+        for _ in 0..<2 {
+            guard let u = head.lastIndex(of: "_"), Int(head[head.index(after: u)...]) != nil else { break }
+            head = head[..<u]
+            prefixes.append(String(head))
+        }
+        return prefixes
+    }
+
+    /// Numbered channels of one family together, in number order, where the first of them was
+    /// (`drawbar1…5` mapped, `drawbar6…9` not: all nine side by side).
+    static func families(_ controls: [Control]) -> [Control] {
+        func family(_ c: Control) -> (String, Int)? {
+            let name = c.channels.first ?? ""
+            let digits = name.reversed().prefix { $0.isNumber }
+            guard !digits.isEmpty, digits.count < name.count, let n = Int(String(digits.reversed())) else { return nil }
+            return (String(name.dropLast(digits.count)), n)
+        }
+        var result: [Control] = []
+        var placed: Set<String> = []
+        for c in controls {
+            guard let (f, _) = family(c) else { result.append(c); continue }
+            guard !placed.contains(f) else { continue }
+            placed.insert(f)
+            result += controls.filter { family($0)?.0 == f }.sorted { family($0)!.1 < family($1)!.1 }
+        }
         return result
     }
 

@@ -92,10 +92,14 @@ function xy(c, parent) {
 }
 
 function grid(c, parent) {
-  el("div", "gridLabel", parent).textContent = c.label;
+  const title = parent.closest(".panel").querySelector("h2").textContent;
+  if (c.label !== title) el("div", "gridLabel", parent).textContent = c.label;
   const g = el("div", "grid", parent);
-  g.style.gridTemplateColumns = `repeat(${c.columns}, 1fr)`;
+  // Several rows (kick / snare / hat): each row's name at its start.
+  const names = c.label.split(" / "), named = c.rows > 1 && names.length === c.rows;
+  g.style.gridTemplateColumns = (named ? "minmax(36px, auto) " : "") + `repeat(${c.columns}, 1fr)`;
   c.channels.forEach((name, i) => {
+    if (named && i % c.columns === 0) el("div", "rowName", g).textContent = names[i / c.columns];
     const b = el("button", "", g);
     b.dataset.channel = name; b.dataset.widget = "grid"; b.title = name;
     if ((i % c.columns) % 4 === 0) b.classList.add("beat");
@@ -109,8 +113,10 @@ function push(c, parent) {
   const box = el("div", "control", parent);
   const b = el("button", "push", box);
   b.dataset.channel = c.id; b.dataset.widget = "push";
-  b.textContent = c.note !== undefined && c.note !== null ? c.label : "hold";
-  if (c.note === undefined || c.note === null) el("div", "label", box).textContent = c.label;
+  const key = c.note !== undefined && c.note !== null;
+  b.textContent = key ? c.label : "hold";
+  if (key) { b.classList.add("key"); b.classList.toggle("sharp", c.label.includes("♯")); }
+  else el("div", "label", box).textContent = c.label;
   let down = false;
   const set = d => { if (d === down) return; down = d; b.classList.toggle("down", d); send({ type: "push", id: c.id, down: d }); };
   b.addEventListener("pointerdown", e => { b.setPointerCapture(e.pointerId); set(true); });
@@ -208,6 +214,7 @@ function build(l) {
   const main = document.getElementById("groups"); main.innerHTML = "";
   for (const group of l.groups) {
     const panel = el("section", "panel " + group.title, main);
+    if (group.controls.some(c => c.widget === "grid")) panel.classList.add("wide");
     el("h2", "", panel).textContent = group.title;
     const row = el("div", group.placed ? "canvas" : group.title === "steps" ? "" : "row", panel);
     let w = 1, h = 1;
