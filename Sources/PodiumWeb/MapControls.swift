@@ -41,7 +41,9 @@ struct MapControls {
             case .xy:
                 // A pad may share its channels with faders: both move together.
                 guard targets.count == 2 else { continue }
-                add(control("xy", targets, targets.joined(separator: " × "), nil, nil))
+                var pad = control("xy", targets, targets.joined(separator: " × "), nil, nil)
+                pad.id = address
+                add(pad)
             case .pie:
                 guard targets.count == c.targetChannels.count, targets.count >= 2 else { continue }
                 var pie = control("pie", targets, targets.joined(separator: " · "), nil, nil)

@@ -21,7 +21,7 @@ public struct WebLayout: Codable, Sendable, Equatable {
         public var curve: String
         public var rows: Int?
         public var columns: Int?
-        /// push, pie: the map entry (its OSC address) a page names when it presses or drags.
+        /// push, pie, xy: the map entry (its OSC address) a page names when it presses or drags.
         public var id: String?
         /// push that plays: its note (MIDI number), for the label.
         public var note: Double?

@@ -103,3 +103,50 @@ struct WebLayoutTests {
         #expect(levels.take(port: 1) == (0, 0) && levels.take(port: 0) == (0, 0))
     }
 }
+
+/// `podium layout touchosc`: the stage page's widgets as a TouchOSC layout, read back by
+/// `tosclib` (PyPI), the library that reads and writes TouchOSC's files.
+@Suite("TouchOSC layout export")
+struct TouchOSCExportTests {
+    /// Each control of a .tosc file as "TYPE name path", read by tosclib.
+    func controls(_ file: String) throws -> [String] {
+        let script = """
+        import sys, tosclib as tosc
+        root = tosc.ElementTOSC(tosc.load(sys.argv[1])[0])
+        print("root", root.getName(), *root.getFrame())
+        for n in root:
+            e = tosc.ElementTOSC(n)
+            p = n.find("messages/osc/path/partial/value")
+            print(n.get("type"), e.getName(), p.text if p is not None else "-", *e.getFrame())
+        """
+        let r = try run(which("python3") ?? "/usr/bin/python3", ["-c", script, file])
+        #expect(r.status == 0, "tosclib could not read \(file): \(r.stderr.suffix(800))")
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test("synth's and organ's layouts: faders, toggles, the XY pad and the keys send their OSC map's addresses; other channels /podium/chn/<name>; step grids as toggles; sine's placed knob where chn_k put it")
+    func export() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-tosc-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var lines: [String: [String]] = [:]
+        for name in ["synth", "organ", "sine"] {
+            let r = try run(Paths.podium, ["layout", "touchosc", Paths.orchestra(name + ".csd"), "-o", "\(dir)/\(name).tosc"])
+            #expect(r.status == 0 && r.stderr.contains("a TouchOSC layout with"), "\(r.stderr)")
+            lines[name] = try controls("\(dir)/\(name).tosc")
+        }
+        let synth = lines["synth"] ?? []
+        #expect(synth.first?.hasPrefix("root synth.csd 0 0 1024") == true, "\(synth.first ?? "")")
+        for expected in ["FADER timbre /1/fader1", "FADER volume /podium/chn/volume", "BUTTON drums /1/toggle1", "XY timbre × delaymix /3/xy",
+                         "BUTTON kick_1 /podium/chn/kick_1", "BUTTON hat_16 /podium/chn/hat_16", "FADER osc_saw /podium/chn/osc_saw"] {
+            #expect(synth.contains { $0.hasPrefix(expected + " ") }, "\(expected) in \(synth.count) lines")
+        }
+        let organ = lines["organ"] ?? []
+        #expect(organ.contains { $0.hasPrefix("BUTTON C4 /2/push1 ") } && organ.contains { $0.hasPrefix("BUTTON D6 /2/push16 ") }, "\(organ)")
+        #expect(organ.contains { $0.hasPrefix("FADER drawbar9 /podium/chn/drawbar9 ") })
+        let sine = lines["sine"] ?? []
+        #expect(sine.contains("RADIAL pitch /1/fader2 110 100 200 220"), "the placed knob: \(sine)")
+        let r = try run(Paths.podium, ["layout", "touchosc", Paths.orchestra("sine.csd"), "-o", "/nonexistent-dir/x.tosc"])
+        #expect(r.status != 0 && r.stderr.contains("cannot write /nonexistent-dir/x.tosc"), "\(r.stderr)")
+    }
+}
