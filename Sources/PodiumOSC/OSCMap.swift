@@ -94,6 +94,7 @@ public struct OSCMap: Sendable, Equatable {
         /// push with `event:`: the held note for a press (`i1.060 0 -1 60`: its own fractional
         /// instance, held) or a release (`i-1.060 0 0`: that instance ends). The one rule for
         /// every surface with push buttons (OSC, the stage page).
+        // Thread: any
         public func heldNote(pressed: Bool) -> (instrument: Double, fields: [Double])? {
             guard (mode ?? .continuous) == .push, let e = event else { return nil }
             let note = e.note ?? 60
@@ -103,6 +104,7 @@ public struct OSCMap: Sendable, Equatable {
 
         /// pie: the channels' shares of the total for proportions (one a channel, each finite
         /// and at least 0, not all 0).
+        // Thread: any
         public func pieShares(_ proportions: [Double]) throws(InputError) -> [(String, Double)] {
             let names = targetChannels, total = self.total ?? 1
             guard proportions.count == names.count else {

@@ -8,6 +8,7 @@ struct MapControls {
     /// The channels the map's controls set (not laid out again by name).
     var used: Set<String> = []
 
+    // Thread: any (the layout is plain data)
     init(map: OSCMap?, byName: [String: ChannelInfo],
          control: (String, [String], String?, Int?, Int?) -> WebLayout.Control) {
         func add(_ c: WebLayout.Control) {
@@ -74,6 +75,7 @@ struct MapControls {
 
 extension WebLayout {
     /// A MIDI note's name: 60 → C4.
+    // Thread: any
     static func noteName(_ note: Double) -> String {
         let n = Int(note.rounded())
         let names = ["C", "C♯", "D", "D♯", "E", "F", "F♯", "G", "G♯", "A", "A♯", "B"]

@@ -13,6 +13,7 @@ public enum TouchOSCExport {
     /// The page: iPad-sized (TouchOSC scales it to the device).
     static let width = 1024, height = 768
 
+    // Thread: any
     public static func xml(_ layout: WebLayout, map: OSCMap?) -> String {
         var children: [String] = []
         var flow = Flow(width: width)
@@ -41,6 +42,7 @@ public enum TouchOSCExport {
     }
 
     /// The layout, deflated (zlib), ready for a `.tosc` file.
+    // Thread: any
     public static func file(_ layout: WebLayout, map: OSCMap?) throws -> Data {
         let text = Array(xml(layout, map: map).utf8)
         var size = compressBound(uLong(text.count))
@@ -91,6 +93,7 @@ public enum TouchOSCExport {
         Node(type: "BUTTON", name: name, size: size, properties: [Node.property("i", "buttonType", toggle ? "1" : "0")], messages: Node.osc(path))
     }
 
+    // Thread: any
     static func nodes(_ c: WebLayout.Control, addresses: [String: String]) -> [Node] {
         let first = c.channels.first ?? ""
         let mapped = addresses[first]

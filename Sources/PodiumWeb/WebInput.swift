@@ -73,9 +73,11 @@ extension WebClients {
     }
 
     /// A JSON number.
+    // Thread: any
     static func number(_ any: Any?) -> Double? { (any as? NSNumber)?.doubleValue }
 
     /// A channel value from a page: a channel the page shows, within its declared range.
+    // Thread: a page's connection (Hummingbird's event loops)
     func set(_ name: String, _ value: Double, momentary: Bool) throws {
         try check(name, value)
         guard try producer.withLock({ try $0.set(name, value, momentary: momentary) }) != nil else { throw InputError("command ring full: \(name) not set") }
@@ -83,6 +85,7 @@ extension WebClients {
     }
 
     /// A channel the page shows, and a value within its declared range (InputCheck follows, in the producer).
+    // Thread: a page's connection
     func check(_ name: String, _ value: Double) throws {
         let (known, range) = lock.withLock { (settable.contains(name), ranges[name]) }
         guard known else { throw InputError("unknown channel \(name.prefix(64)): not a control of this page") }
@@ -93,6 +96,7 @@ extension WebClients {
 
     /// A pie dragged: its slices' proportions become the channels' shares of its total, all set
     /// in one go (one ring write: the same k-cycle), or none.
+    // Thread: a page's connection
     func pie(_ id: String, _ proportions: [Double]) throws {
         guard let c = lock.withLock({ pies[id] }) else { throw InputError("unknown pie \(id.prefix(64)): not a control of this page") }
         let shares = try c.pieShares(proportions)
@@ -103,6 +107,7 @@ extension WebClients {
 
     /// A push button pressed or released: the map's push (a held note from press to release,
     /// `OSCMap.Control.heldNote`; or its channel 1 while held, 0 after).
+    // Thread: a page's connection
     func push(_ id: String, down: Bool, page: Int) throws {
         guard let c = lock.withLock({ pushes[id] }) else { throw InputError("unknown push button \(id.prefix(64)): not a control of this page") }
         let wasDown = lock.withLock { held[page, default: []].contains(id) }
@@ -120,6 +125,7 @@ extension WebClients {
     }
 
     /// A page went away: what it held down is released.
+    // Thread: a page's connection, as it closes
     func releaseHeld(page: Int) {
         for id in lock.withLock({ held[page] ?? [] }) { try? push(id, down: false, page: page) }
         lock.withLock { held[page] = nil }

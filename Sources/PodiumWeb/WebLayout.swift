@@ -133,12 +133,14 @@ public struct WebLayout: Codable, Sendable, Equatable {
     }
 
     /// The layout's controls of one kind that a page names by `id` (push, pie).
+    // Thread: any
     func controls(_ widget: String) -> [String: Control] {
         Dictionary(groups.flatMap(\.controls).filter { $0.widget == widget && $0.id != nil }.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// `chn_k`'s attributes as `key=value` words (separated by spaces or `;`; a value may be
     /// quoted: `label="Filter cutoff"`).
+    // Thread: any
     static func attributes(_ text: String?) -> [String: String] {
         guard let text else { return [:] }
         var result: [String: String] = [:]
@@ -148,6 +150,7 @@ public struct WebLayout: Codable, Sendable, Equatable {
     }
 
     /// The prefixes a name would have as a grid cell, any index (`kick_0` → kick; `cell_0_0` → cell_0, cell).
+    // Thread: any
     static func cellPrefixes(_ name: String) -> [String] {
         var prefixes: [String] = []
         var head = Substring(name)
@@ -161,6 +164,7 @@ public struct WebLayout: Codable, Sendable, Equatable {
 
     /// Numbered channels of one family together, in number order, where the first of them was
     /// (`drawbar1…5` mapped, `drawbar6…9` not: all nine side by side).
+    // Thread: any
     static func families(_ controls: [Control]) -> [Control] {
         func family(_ c: Control) -> (String, Int)? {
             let name = c.channels.first ?? ""
