@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Ableton Link (Debian ableton-link-dev: header-only C++ on asio) behind a C interface of our own.
         .target(name: "CLinkBridge",
                 cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
@@ -40,7 +41,7 @@ let package = Package(
         .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),
         // The browser surface: a stage page served over HTTP, controls and feedback over WebSocket.
-        .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC",
+        .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC", "CZlib",
                                                  .product(name: "Hummingbird", package: "hummingbird"),
                                                  .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                                  .product(name: "Logging", package: "swift-log")],
@@ -61,7 +62,7 @@ let package = Package(
         .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumRealtime"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
         .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
-                                                             "PodiumSession", "PodiumAudioFile"],
+                                                             "PodiumSession", "PodiumAudioFile", "PodiumWeb"],
                           path: "bench/Sources/podium-bench"),
         // Tests only: counts the heap allocations of one thread (the audio thread).
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),

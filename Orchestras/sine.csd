@@ -8,8 +8,11 @@ ksmps = 64
 nchnls = 2
 0dbfs = 1
 
-chn_k "amp", 1, 2, 0.3, 0, 1
-chn_k "freq", 1, 3, 440, 20, 20000
+;           name    mode type default min max   x    y  width height attributes
+; x, y, width and height place the channel's control on Podium's stage page (a canvas that
+; scales to the screen); the attributes name its label and widget.
+chn_k "amp",  1, 2, 0.3, 0, 1,       0,   0,  90, 280, "label=level"
+chn_k "freq", 1, 3, 440, 20, 20000,  110, 60, 200, 220, "label=pitch widget=knob"
 chnset 0.3, "amp"   ; chn_k's default is a hint for hosts; set the start value here
 chnset 440, "freq"
 

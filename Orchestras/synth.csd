@@ -5,6 +5,9 @@
 ; synth — Synthia-style: a polyphonic synth whose timbre crosses from square (timbre 0) through
 ; triangle (0.5) to sine (1), a 16-step drum machine, and an effects chain
 ; delay → reverb → low-pass EQ → distortion, each with a wet/dry mix or a bypass switch.
+; The voice's oscillators are mixed by a pie (synth.oscmap.yaml: /synth/pie; the stage page's
+; "mix" panel): the timbre-shaped oscillator, a saw and a square an octave down ("osc_shape",
+; "osc_saw", "osc_sub", adding up to 1; all shape by default).
 ; The drum steps are timed inside Csound to the sample: each step's exact time is computed,
 ; and its drum is scheduled with the offset inside the k-cycle (podium runs Csound with
 ; --sample-accurate), not by a host timer.
@@ -29,6 +32,9 @@ chn_k "eqbypass", 1, 2, 0, 0, 1
 chn_k "distortion", 1, 2, 0.1, 0, 1
 chn_k "distbypass", 1, 2, 0, 0, 1
 chn_k "volume", 1, 2, 0.7, 0, 1
+chn_k "osc_shape", 1, 2, 1, 0, 1
+chn_k "osc_saw", 1, 2, 0, 0, 1
+chn_k "osc_sub", 1, 2, 0, 0, 1
 chnset 0.5, "timbre"
 chnset 6000, "cutoff"
 chnset 112, "tempo"
@@ -40,6 +46,7 @@ chnset 0.2, "reverbmix"
 chnset 12000, "eqcutoff"
 chnset 0.1, "distortion"
 chnset 0.7, "volume"
+chnset 1, "osc_shape"
 
 ; the default patterns: four on the floor, backbeat, eighth hats
 giStep = 1
@@ -55,7 +62,7 @@ od
 
 gaBus init 0
 
-instr 1 ; a synth voice: square → triangle → sine by "timbre"
+instr 1 ; a synth voice: square → triangle → sine by "timbre", mixed with a saw and a sub
   iamp = p5 > 0 ? p5 : 0.3
   ktimbre port chnget:k("timbre"), 0.02
   asq vco2 1, p4, 10                      ; square
@@ -64,7 +71,13 @@ instr 1 ; a synth voice: square → triangle → sine by "timbre"
   kwsq = limit(1 - 2 * ktimbre, 0, 1)
   kwtri = 1 - abs(2 * ktimbre - 1)
   kwsin = limit(2 * ktimbre - 1, 0, 1)
-  amix = asq * kwsq * 0.5 + atri * kwtri + asin * kwsin
+  ; the oscillator mix (the pie), glided from the note's first value
+  kshape port chnget:k("osc_shape"), 0.02, chnget:i("osc_shape")
+  ksaw port chnget:k("osc_saw"), 0.02, chnget:i("osc_saw")
+  ksub port chnget:k("osc_sub"), 0.02, chnget:i("osc_sub")
+  asaw vco2 1, p4                         ; saw
+  asub vco2 1, p4 / 2, 10                 ; square, an octave down
+  amix = (asq * kwsq * 0.5 + atri * kwtri + asin * kwsin) * kshape + (asaw * ksaw + asub * ksub) * 0.5
   af moogladder amix, port(chnget:k("cutoff"), 0.02), 0.2
   aenv madsr 0.01, 0.15, 0.7, 0.3
   gaBus += af * aenv * iamp

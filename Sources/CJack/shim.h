@@ -33,6 +33,21 @@ static inline void podium_counter_store(uint64_t *p, uint64_t v) { __atomic_stor
 static inline void podium_counter_store_double(double *p, double v) { __atomic_store(p, &v, __ATOMIC_RELAXED); }
 static inline double podium_counter_load_double(double *p) { double v; __atomic_load(p, &v, __ATOMIC_RELAXED); return v; }
 
+/// Output levels (meters): the audio thread raises a peak and adds to a sum; a reader takes
+/// (reads and zeroes) them. Lock-free compare-and-swap loops on plain doubles.
+static inline void podium_level_raise(double *p, double v) {
+  double old;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  while (v > old && !__atomic_compare_exchange(p, &old, &v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+static inline void podium_level_add(double *p, double v) {
+  double old, sum;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  do { sum = old + v; } while (!__atomic_compare_exchange(p, &old, &sum, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+static inline double podium_level_take(double *p) { double zero = 0, v; __atomic_exchange(p, &zero, &v, __ATOMIC_RELAXED); return v; }
+static inline uint64_t podium_counter_take(uint64_t *p) { return __atomic_exchange_n(p, 0, __ATOMIC_RELAXED); }
+
 /// Monotonic nanoseconds (vDSO: no system call, no lock).
 #include <time.h>
 static inline uint64_t podium_now_ns(void) {

@@ -27,4 +27,31 @@ public struct ChannelInfo: Equatable, Sendable {
     public var isOutput: Bool
     /// From `chn_k`'s imin/imax/idflt when given (itype 1–3).
     public var range: Range?
+    /// Where a generated control goes: `chn_k`'s ix, iy, iwidth, iheight (a front end's own
+    /// units; Podium's page reads them as pixels of a canvas), when a width and height are given.
+    public struct Place: Codable, Equatable, Sendable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+    public var place: Place?
+    /// `chn_k`'s Sattributes (free text; Podium's page reads `key=value` words from it).
+    public var attributes: String?
+
+    public init(name: String, kind: Kind, isInput: Bool, isOutput: Bool, range: Range?, place: Place? = nil, attributes: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.isInput = isInput
+        self.isOutput = isOutput
+        self.range = range
+        self.place = place
+        self.attributes = attributes
+    }
 }

@@ -137,7 +137,10 @@ public struct CsoundAPI: @unchecked Sendable {
                 isInput: e.type & Int32(CSOUND_INPUT_CHANNEL.rawValue) != 0,
                 isOutput: e.type & Int32(CSOUND_OUTPUT_CHANNEL.rawValue) != 0,
                 range: hasHints ? ChannelInfo.Range(minimum: h.min, maximum: h.max, defaultValue: h.dflt,
-                                                    curve: ChannelInfo.Curve(behaviour: h.behav.rawValue)) : nil)
+                                                    curve: ChannelInfo.Curve(behaviour: h.behav.rawValue)) : nil,
+                place: hasHints && h.width > 0 && h.height > 0
+                    ? ChannelInfo.Place(x: Int(h.x), y: Int(h.y), width: Int(h.width), height: Int(h.height)) : nil,
+                attributes: hasHints ? h.attributes.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } : nil)
         }
     }
 

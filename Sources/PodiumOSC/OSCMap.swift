@@ -16,6 +16,7 @@ import Yams
 ///       /4/multitoggle: { mode: multitoggle, channels: [kick, snare], steps: 16 }
 ///       /2/push1: { mode: push, event: { instr: 1, note: 60 } }
 ///       /accxyz: { mode: accelerometer }
+///       /5/pie: { mode: pie, channels: [square, saw, sub], total: 1 }
 public struct OSCMap: Sendable, Equatable {
     public enum Mode: String, Codable, Sendable {
         /// The value, scaled (the default).
@@ -33,6 +34,9 @@ public struct OSCMap: Sendable, Equatable {
         case multitoggle
         /// Three (or more) floats → `accelerometerX/Y/Z` (or `channels`).
         case accelerometer
+        /// A total (`total:`, default 1) split among `channels` (a mix): one float per channel,
+        /// in proportion; the channels get their shares of the total, together.
+        case pie
     }
 
     public enum Curve: String, Codable, Sendable {
@@ -65,6 +69,8 @@ public struct OSCMap: Sendable, Equatable {
         /// the cells of `channels[0]`'s steps 1…`steps` first, then the next channel's.
         public var steps: Int?
         public var columns: Int?
+        /// pie: what the channels' values add up to (default 1).
+        public var total: Double?
 
         /// The scaled value for an incoming one.
         public func scale(_ value: Double) -> Double {
@@ -83,6 +89,32 @@ public struct OSCMap: Sendable, Equatable {
             let pattern = index / steps, step = index % steps + 1
             guard row >= 1, col >= 1, col <= columns ?? 8, pattern < targetChannels.count else { return nil }
             return "\(targetChannels[pattern])_\(step)"
+        }
+
+        /// push with `event:`: the held note for a press (`i1.060 0 -1 60`: its own fractional
+        /// instance, held) or a release (`i-1.060 0 0`: that instance ends). The one rule for
+        /// every surface with push buttons (OSC, the stage page).
+        // Thread: any
+        public func heldNote(pressed: Bool) -> (instrument: Double, fields: [Double])? {
+            guard (mode ?? .continuous) == .push, let e = event else { return nil }
+            let note = e.note ?? 60
+            let held = (e.instr ?? 1) + note / 1000
+            return (pressed ? held : -held, pressed ? [0, -1, note] : [0, 0])
+        }
+
+        /// pie: the channels' shares of the total for proportions (one a channel, each finite
+        /// and at least 0, not all 0).
+        // Thread: any
+        public func pieShares(_ proportions: [Double]) throws(InputError) -> [(String, Double)] {
+            let names = targetChannels, total = self.total ?? 1
+            guard proportions.count == names.count else {
+                throw InputError("a pie of \(names.count) (\(names.joined(separator: ", "))) needs \(names.count) values, not \(proportions.count)")
+            }
+            guard proportions.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw InputError("a pie's values are finite numbers, at least 0") }
+            let sum = proportions.reduce(0, +)
+            guard sum.isFinite else { throw InputError("a pie's values are too large: their sum is not finite") }
+            guard sum > 0 else { throw InputError("a pie's values cannot all be 0") }
+            return zip(names, proportions.map { $0 / sum * total }).map { ($0, $1) }
         }
 
         public var targetChannels: [String] {
@@ -136,6 +168,8 @@ public struct OSCMap: Sendable, Equatable {
             if let n = c.steps, n < 1 || mode != .multitoggle { throw LoadError(path: path, message: "\(address): steps: is for a multitoggle, at least 1") }
             if let n = c.columns, n < 1 { throw LoadError(path: path, message: "\(address): columns: at least 1") }
             if mode == .xy && c.targetChannels.count != 2 { throw LoadError(path: path, message: "\(address): xy needs channels: [x, y]") }
+            if mode == .pie && c.targetChannels.count < 2 { throw LoadError(path: path, message: "\(address): a pie needs channels: [a, b, …] (two or more)") }
+            if let t = c.total, mode != .pie || !(t.isFinite && t > 0) { throw LoadError(path: path, message: "\(address): total: is for a pie, above 0") }
             for r in [c.range, c.to].compactMap({ $0 }) where r.count != 2 {
                 throw LoadError(path: path, message: "\(address): a range is [low, high]")
             }

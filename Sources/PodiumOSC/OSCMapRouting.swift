@@ -31,9 +31,16 @@ extension OSCSurface {
         case .continuous: set(channels[0], c.scale(first))
         case .push where c.event != nil:
             // A held note from press to release, its own fractional instance (`i1.060 0 -1 60`).
-            let e = c.event!, note = e.note ?? 60
-            let held = (e.instr ?? 1) + note / 1000
-            post(instrument: .number(pressed ? held : -held), fields: pressed ? [0, -1, note] : [0, 0], m, source, frame)
+            let (instrument, fields) = c.heldNote(pressed: pressed)!
+            post(instrument: .number(instrument), fields: fields, m, source, frame)
+        case .pie:
+            // Every share in one go (the same k-cycle), or none.
+            do {
+                if try producer.set(all: c.pieShares(values), frame: frame) == nil {
+                    count { $0.ringFull += 1 }
+                    replyError(source, m.address, "command ring full: the pie not set")
+                }
+            } catch { return bad(m, source, "\(error)") }
         case .toggle, .push: set(channels[0], pressed ? 1 : 0)
         case .momentary: if pressed { set(channels[0], 1, momentary: true) }
         case .xy, .accelerometer:

@@ -81,5 +81,33 @@ public final class CommandProducer: @unchecked Sendable {
         return try post(c)
     }
 
+    /// Sets several declared control channels together (a pie's shares): every value is
+    /// checked and every channel found before any is posted, and all go into the ring in one
+    /// write, so the audio thread applies them in the same k-cycle. Returns the first command's
+    /// id (the others follow it), or nil when the ring cannot take them all (counted).
+    // Thread: this producer's thread
+    @discardableResult
+    public func set(all values: [(String, Double)], frame: Int64 = 0) throws -> UInt64? {
+        var commands: [Command] = []
+        for (name, value) in values {
+            try InputCheck.channelValue(value, channel: name)
+            let (p, generation) = try driver.channel(name)
+            var c = Command(kind: .setControl, frame: frame, channel: p, value: value)
+            c.generation = generation
+            try InputCheck.command(c)
+            commands.append(c)
+        }
+        let first = nextID + 1
+        for i in commands.indices {
+            nextID += 1
+            commands[i].id = nextID
+        }
+        guard ring.push(all: commands) else {
+            nextID = first - 1
+            return nil
+        }
+        return first
+    }
+
     public var overflows: UInt64 { ring.overflows }
 }

@@ -10,7 +10,7 @@ import PodiumEngine
 //   3. for each k-cycle in the period: apply due commands (by frame or by beat), publish the
 //      beat clock to its channels, copy JACK in → spin,
 //      csoundPerformKsmps, reset momentaries, note merged compiles, copy spout → JACK out
-//   4. publish the clock for other threads; statistics
+//   4. output levels for meters (OutputLevels.swift); publish the clock for other threads; statistics
 // No allocation, no locks, no reference counting, no Foundation: the compiler checks it.
 
 /// The process callback JACK calls; `arg` is the `RTState`.
@@ -172,6 +172,8 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         }
         k += ksmps
     }
+    // Meters: each port's peak and energy this period (what JACK gets), for readers to take.
+    for c in 0..<outs { if let out = outputs[c] { s.pointee.levels.measure(out, port: c, frames: n) } }
     publishClock(s, frame: frameTime + Int64(n))
     s.pointee.cycleNow.store(s.pointee.cycle, ordering: .releasing)  // after this period's reports
     // Ports beyond the orchestra's channels stay silent.

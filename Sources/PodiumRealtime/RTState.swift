@@ -219,6 +219,8 @@ struct RTState: ~Copyable {
 
     /// Counters (relaxed atomics): see `StatIndex`.
     let stats: UnsafeMutablePointer<UInt64>
+    /// RT → NRT: each output port's peak and sum of squares since a reader took them (meters).
+    let levels = OutputLevels(ports: RTLimits.maxPorts)
 
 
     init(applied: RawRing) {
@@ -251,5 +253,6 @@ struct RTState: ~Copyable {
         momentary.deallocate()
         deferredStrings.deallocate()
         stats.deallocate()
+        levels.deallocate()
     }
 }

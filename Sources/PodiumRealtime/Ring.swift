@@ -38,6 +38,15 @@ public final class Ring<Element: BitwiseCopyable>: @unchecked Sendable {
         return withUnsafeBytes(of: &e) { raw.write($0.baseAddress!) }
     }
 
+    /// Producer side (NRT): every element or none, in one write, so the consumer sees them
+    /// together (one drain takes them all). False when they do not all fit (counted once).
+    // Thread: the one producer
+    @discardableResult
+    public func push(all elements: [Element]) -> Bool {
+        guard !elements.isEmpty else { return true }
+        return elements.withUnsafeBytes { raw.write($0.baseAddress!, count: elements.count) }
+    }
+
     /// Consumer side (NRT).
     // Thread: the one consumer
     public func pop() -> Element? {
@@ -66,6 +75,17 @@ public struct RawRing: @unchecked Sendable {
             }
             return jack_ringbuffer_write(buffer, record.assumingMemoryBound(to: CChar.self), stride) == stride
         }
+    }
+
+    /// Writes `count` records at once (all or none). False (and counted) when they do not fit.
+    // Thread: the one producer (NRT)
+    public func write(_ records: UnsafeRawPointer, count: Int) -> Bool {
+        let bytes = stride * count
+        if jack_ringbuffer_write_space(buffer) < bytes {
+            podium_counter_add(overflows, 1)
+            return false
+        }
+        return jack_ringbuffer_write(buffer, records.assumingMemoryBound(to: CChar.self), bytes) == bytes
     }
 
     /// True when at least one record waits.

@@ -29,15 +29,22 @@ final class WebClients: @unchecked Sendable {
     let driver: JackDriver
     let orchestra: String
     let map: OSCMap?
-    private let producer: Mutex<CommandProducer>
-    private let score: ScoreInput
-    private let lock = NSLock()
+    let producer: Mutex<CommandProducer>
+    let score: ScoreInput
+    let lock = NSLock()
     private var queues: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextID = 0
-    private var layout: WebLayout
+    var layout: WebLayout
     /// What `set` checks, computed with the layout: the page's channels and their ranges.
-    private var settable: Set<String> = []
-    private var ranges: [String: ChannelInfo.Range] = [:]
+    var settable: Set<String> = []
+    var ranges: [String: ChannelInfo.Range] = [:]
+    /// Push buttons and pies by their map address (what a page names).
+    var pushes: [String: OSCMap.Control] = [:]
+    var pies: [String: OSCMap.Control] = [:]
+    /// The push buttons each page holds down now (released if the page goes away).
+    var held: [Int: Set<String>] = [:]
+    /// The last levels sent were all silence (then silence is not sent again).
+    private var silent = false
     private var values: [String: Double] = [:]
     private var console: [String] = []
     private var counters = WebStats()
@@ -56,6 +63,9 @@ final class WebClients: @unchecked Sendable {
         let channels = driver.engine.channels()
         layout = WebLayout(orchestra: orchestra, channels: channels, map: map)
         settable = layout.inputChannels
+        let controls = map?.controls ?? [:]
+        pushes = layout.controls("push").keys.reduce(into: [:]) { $0[$1] = controls[$1] }
+        pies = layout.controls("pie").keys.reduce(into: [:]) { $0[$1] = controls[$1] }
         ranges = Dictionary(channels.compactMap { c in c.range.map { (c.name, $0) } }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -74,7 +84,10 @@ final class WebClients: @unchecked Sendable {
             continuation.yield(greeting)
             return nextID
         }
-        defer { lock.withLock { queues[id] = nil } }
+        defer {
+            lock.withLock { queues[id] = nil }
+            releaseHeld(page: id)
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await text in stream { try await outbound.write(.text(text)) }
@@ -86,7 +99,7 @@ final class WebClients: @unchecked Sendable {
                         continuation.yield(WebClients.json(["type": "error", "message": "binary messages are not understood: send JSON text"]))
                         continue
                     }
-                    if let reply = handle(text) { continuation.yield(reply) }
+                    if let reply = handle(text, page: id) { continuation.yield(reply) }
                 }
                 continuation.finish()
             }
@@ -95,63 +108,7 @@ final class WebClients: @unchecked Sendable {
         }
     }
 
-    /// One message from a page; an error reply for that page when it is refused.
-    func handle(_ text: String) -> String? {
-        count { $0.messages += 1 }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], let type = object["type"] as? String else {
-            count { $0.malformed += 1 }
-            return WebClients.json(["type": "error", "message": "not a JSON object with a \"type\""])
-        }
-        do {
-            switch type {
-            case "set":
-                guard let name = object["channel"] as? String, let value = (object["value"] as? NSNumber)?.doubleValue else {
-                    throw InputError("set needs \"channel\" (a name) and \"value\" (a number)")
-                }
-                try set(name, value, momentary: false)
-            case "momentary":
-                guard let name = object["channel"] as? String else { throw InputError("momentary needs \"channel\"") }
-                try set(name, 1, momentary: true)
-            case "motion":
-                guard let v = object["values"] as? [String: Any] else { throw InputError("motion needs \"values\"") }
-                let wanted = lock.withLock { layout.motion }
-                // Sensors overshoot: their values are held to the channel's range, not refused.
-                for (name, number) in v {
-                    guard wanted.contains(name), let x = (number as? NSNumber)?.doubleValue, x.isFinite else { continue }
-                    let r = lock.withLock { ranges[name] }
-                    try set(name, r.map { min(max(x, $0.minimum), $0.maximum) } ?? x, momentary: false)
-                }
-            case "score":
-                guard let line = object["text"] as? String, line.utf8.count <= 4096 else { throw InputError("score needs \"text\" (at most 4096 bytes)") }
-                let q = driver.quantization.withLock { $0 }
-                do { try producer.withLock { _ in try score.play(prefixed: line, otherwise: q) } } catch { throw InputError("\(error)") }
-                count { $0.applied += 1 }
-            case "tempo":
-                guard let bpm = (object["value"] as? NSNumber)?.doubleValue else { throw InputError("tempo needs \"value\" (BPM)") }
-                guard try producer.withLock({ try $0.clock(tempo: bpm) }) != nil else { throw InputError("command ring full: not applied") }
-                count { $0.applied += 1 }
-            default:
-                throw InputError("unknown message type \"\(type.prefix(40))\" (set, momentary, motion, score, tempo)")
-            }
-            return nil
-        } catch {
-            count { $0.refused += 1 }
-            return WebClients.json(["type": "error", "message": "\(error)"])
-        }
-    }
-
-    /// A channel value from a page: a channel the page shows, within its declared range.
-    func set(_ name: String, _ value: Double, momentary: Bool) throws {
-        let (known, range) = lock.withLock { (settable.contains(name), ranges[name]) }
-        guard known else { throw InputError("unknown channel \(name.prefix(64)): not a control of this page") }
-        if let r = range, r.maximum > r.minimum, !(r.minimum...r.maximum).contains(value) {
-            throw InputError("\(name) runs from \(InputCheck.describe(r.minimum)) to \(InputCheck.describe(r.maximum)): \(InputCheck.describe(value)) is out of range")
-        }
-        guard try producer.withLock({ try $0.set(name, value, momentary: momentary) }) != nil else { throw InputError("command ring full: \(name) not set") }
-        count { $0.applied += 1 }
-    }
-
-    private func count(_ change: (inout WebStats) -> Void) { lock.withLock { change(&counters) } }
+    func count(_ change: (inout WebStats) -> Void) { lock.withLock { change(&counters) } }
 
     // MARK: feedback — Thread: podium-web
 
@@ -186,6 +143,13 @@ final class WebClients: @unchecked Sendable {
             return c
         }
         if !changed.isEmpty { broadcast(WebClients.json(["type": "values", "values": changed])) }
+        // Every output port's peak and RMS since the last tick (taken from what the callback stored).
+        let levels = driver.takeOutputLevels()
+        let quiet = levels.allSatisfy { $0.peak == 0 }
+        if !(quiet && silent) {
+            broadcast(WebClients.json(["type": "levels", "levels": levels.map { ["port": $0.port, "peak": $0.peak, "rms": $0.rms] as [String: Any] }]))
+        }
+        silent = quiet
         if status { broadcast(statusMessage()) }
     }
 

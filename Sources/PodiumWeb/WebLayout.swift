@@ -3,16 +3,17 @@ import PodiumEngine
 import PodiumOSC
 
 /// The stage page's widgets, generated from the orchestra: its declared channels (`chn_k`'s
-/// range and curve) and its OSC map (toggles, momentary buttons, XY pads, step grids, the
-/// accelerometer). What the map does not say is grouped by name: `kick_1…16` is a step row,
-/// `cell_R_C` a grid; a 0–1 integer channel is a toggle; every other input a fader; every
-/// output channel a meter.
+/// range and curve, and its position and attributes when given) and its OSC map (toggles,
+/// momentary and push buttons, XY pads, pies, step grids, the accelerometer). What the map does
+/// not say is grouped by name: `kick_1…16` is a step row, `cell_R_C` a grid; a 0–1 integer
+/// channel is a toggle; every other input a fader; every output channel a meter. Controls whose
+/// channel `chn_k` placed (x, y, width, height) go on one canvas, where it put them.
 public struct WebLayout: Codable, Sendable, Equatable {
     public struct Control: Codable, Sendable, Equatable {
-        /// fader, knob, toggle, momentary, xy, grid, meter
+        /// fader, knob, toggle, momentary, push, xy, pie, grid, meter
         public var widget: String
         public var label: String
-        /// The channels it sets (grid: row by row, `rows` × `columns`).
+        /// The channels it sets (grid: row by row, `rows` × `columns`; pie: its slices).
         public var channels: [String]
         public var min: Double
         public var max: Double
@@ -20,10 +21,20 @@ public struct WebLayout: Codable, Sendable, Equatable {
         public var curve: String
         public var rows: Int?
         public var columns: Int?
+        /// push, pie, xy: the map entry (its OSC address) a page names when it presses or drags.
+        public var id: String?
+        /// push that plays: its note (MIDI number), for the label.
+        public var note: Double?
+        /// pie: what its channels add up to.
+        public var total: Double?
+        /// Where `chn_k` put it (on the canvas group).
+        public var place: ChannelInfo.Place?
     }
     public struct Group: Codable, Sendable, Equatable {
         public var title: String
         public var controls: [Control]
+        /// The controls sit where `chn_k` placed them (one canvas), not in a row.
+        public var placed: Bool?
     }
     public var orchestra: String
     public var groups: [Group]
@@ -40,45 +51,17 @@ public struct WebLayout: Codable, Sendable, Equatable {
         self.orchestra = orchestra
         let inputs = channels.filter { $0.kind == .control && $0.isInput && !$0.name.hasPrefix("podium.") }.sorted { $0.name < $1.name }
         let byName = Dictionary(inputs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        var used: Set<String> = []
-        var mapped: [Control] = []
         func control(_ widget: String, _ names: [String], label: String? = nil, rows: Int? = nil, columns: Int? = nil) -> Control {
-            let r = byName[names.first ?? ""]?.range
+            let info = byName[names.first ?? ""], r = info?.range
             let curve = r.map { c -> String in switch c.curve { case .exponential: "exp"; case .integer: "int"; default: "lin" } } ?? "lin"
-            return Control(widget: widget, label: label ?? names.first ?? "", channels: names, min: r?.minimum ?? 0, max: r?.maximum ?? 1,
-                           defaultValue: r?.defaultValue ?? 0, curve: curve, rows: rows, columns: columns)
+            let hints = WebLayout.attributes(info?.attributes)
+            return Control(widget: widget, label: hints["label"] ?? label ?? names.first ?? "", channels: names, min: r?.minimum ?? 0,
+                           max: r?.maximum ?? 1, defaultValue: r?.defaultValue ?? 0, curve: curve, rows: rows, columns: columns,
+                           place: names.count == 1 || widget == "xy" || widget == "pie" ? info?.place : nil)
         }
-        // The OSC map first: it says what kind of control each channel is.
-        for (address, c) in (map?.controls ?? [:]).sorted(by: { $0.key < $1.key }) where c.event == nil {
-            let targets = c.targetChannels.filter { byName[$0] != nil || c.mode == .multitoggle }
-            switch c.mode ?? .continuous {
-            case .toggle, .push:
-                guard let name = targets.first, !used.contains(name) else { continue }
-                mapped.append(control("toggle", [name])); used.insert(name)
-            case .momentary:
-                guard let name = targets.first, !used.contains(name) else { continue }
-                mapped.append(control("momentary", [name])); used.insert(name)
-            case .xy:
-                // A pad may share its channels with faders: both move together.
-                guard targets.count == 2 else { continue }
-                mapped.append(control("xy", targets, label: targets.joined(separator: " × "))); used.formUnion(targets)
-            case .multitoggle:
-                if let steps = c.steps {
-                    // Rows are instruments (kick, snare, hat), columns their steps.
-                    let rows = c.targetChannels
-                    let names = rows.flatMap { row in (1...steps).map { "\(row)_\($0)" } }.filter { byName[$0] != nil }
-                    guard names.count == rows.count * steps else { continue }
-                    mapped.append(control("grid", names, label: rows.joined(separator: " / "), rows: rows.count, columns: steps))
-                    used.formUnion(names)
-                }
-            case .accelerometer:
-                used.formUnion(targets)
-            case .continuous:
-                guard let name = targets.first, !used.contains(name), targets.count == 1 else { continue }
-                mapped.append(control("fader", [name])); used.insert(name)
-            }
-            _ = address
-        }
+        let fromMap = MapControls(map: map, byName: byName, control: control)
+        var used = fromMap.used
+        let mapped = fromMap.controls
         var groups: [Group] = []
         // Grids by name: NAME_R_C (a matrix), then NAME_N (a step row) — four or more of them.
         var rest = inputs.map(\.name).filter { !used.contains($0) && !WebLayout.motionChannels.contains($0) }
@@ -103,21 +86,37 @@ public struct WebLayout: Codable, Sendable, Equatable {
         // counter moved) is not a control of its own.
         let gridPrefixes = Set((mapped + stepRows).filter { $0.widget == "grid" }.flatMap(\.channels).compactMap { WebLayout.split1($0)?.prefix }
                                + groups.flatMap(\.controls).flatMap(\.channels).compactMap { WebLayout.split2($0)?.prefix })
-        rest.removeAll { name in byName[name]?.range == nil && (WebLayout.split1(name).map { gridPrefixes.contains($0.prefix) } ?? false
-                                                               || WebLayout.split2(name).map { gridPrefixes.contains($0.prefix) } ?? false) }
+        rest.removeAll { name in byName[name]?.range == nil && WebLayout.cellPrefixes(name).contains { gridPrefixes.contains($0) } }
         var faders: [Control] = mapped.filter { $0.widget == "fader" }
+        var switches = mapped.filter { ["toggle", "momentary"].contains($0.widget) }
         for name in rest {
             let r = byName[name]?.range
-            if let r, r.curve == .integer, r.minimum == 0, r.maximum == 1 { mapped.append(control("toggle", [name])) }
+            if let r, r.curve == .integer, r.minimum == 0, r.maximum == 1 { switches.append(control("toggle", [name])) }
             else { faders.append(control(r.map { $0.curve == .exponential } == true ? "knob" : "fader", [name])) }
+            used.insert(name)
         }
-        if !faders.isEmpty { groups.insert(Group(title: "controls", controls: faders), at: 0) }
-        let switches = mapped.filter { ["toggle", "momentary"].contains($0.widget) }
+        // `chn_k`'s attributes may name the widget (`widget=knob`).
+        let kinds = ["fader", "knob", "toggle", "momentary"]
+        for i in faders.indices { if let w = WebLayout.attributes(byName[faders[i].channels[0]]?.attributes)["widget"], kinds.contains(w) { faders[i].widget = w } }
+        let moved = faders.filter { ["toggle", "momentary"].contains($0.widget) }
+        faders.removeAll { moved.contains($0) }
+        switches += moved
+        if !faders.isEmpty { groups.insert(Group(title: "controls", controls: WebLayout.families(faders)), at: 0) }
         if !switches.isEmpty { groups.append(Group(title: "switches", controls: switches)) }
+        let pies = mapped.filter { $0.widget == "pie" }
+        if !pies.isEmpty { groups.append(Group(title: "mix", controls: pies)) }
         let pads = mapped.filter { $0.widget == "xy" }
         if !pads.isEmpty { groups.append(Group(title: "pads", controls: pads)) }
+        let pushes = mapped.filter { $0.widget == "push" }
+        if !pushes.isEmpty { groups.append(Group(title: "keys", controls: pushes)) }
         let grids = mapped.filter { $0.widget == "grid" } + stepRows
         if !grids.isEmpty { groups.append(Group(title: "steps", controls: grids)) }
+        // Controls `chn_k` placed: one canvas, first.
+        let placed = groups.flatMap(\.controls).filter { $0.place != nil && $0.widget != "grid" }
+        if !placed.isEmpty {
+            groups = groups.map { g in Group(title: g.title, controls: g.controls.filter { !placed.contains($0) }) }.filter { !$0.controls.isEmpty }
+            groups.insert(Group(title: "stage", controls: placed, placed: true), at: 0)
+        }
         self.groups = groups
         // Meters: what the orchestra writes and no control of the page sets.
         let controlled = Set(groups.flatMap { $0.controls.flatMap(\.channels) })
@@ -131,6 +130,57 @@ public struct WebLayout: Codable, Sendable, Equatable {
     /// Every channel a control of the layout sets.
     public var inputChannels: Set<String> {
         Set(groups.flatMap { $0.controls.flatMap(\.channels) } + motion)
+    }
+
+    /// The layout's controls of one kind that a page names by `id` (push, pie).
+    // Thread: any
+    func controls(_ widget: String) -> [String: Control] {
+        Dictionary(groups.flatMap(\.controls).filter { $0.widget == widget && $0.id != nil }.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// `chn_k`'s attributes as `key=value` words (separated by spaces or `;`; a value may be
+    /// quoted: `label="Filter cutoff"`).
+    // Thread: any
+    static func attributes(_ text: String?) -> [String: String] {
+        guard let text else { return [:] }
+        var result: [String: String] = [:]
+        let pattern = /([A-Za-z]+)\s*=\s*(?:"([^"]*)"|([^\s;]+))/
+        for m in text.matches(of: pattern) { result[String(m.1).lowercased()] = String(m.2 ?? m.3 ?? "") }
+        return result
+    }
+
+    /// The prefixes a name would have as a grid cell, any index (`kick_0` → kick; `cell_0_0` → cell_0, cell).
+    // Thread: any
+    static func cellPrefixes(_ name: String) -> [String] {
+        var prefixes: [String] = []
+        var head = Substring(name)
+        for _ in 0..<2 {
+            guard let u = head.lastIndex(of: "_"), Int(head[head.index(after: u)...]) != nil else { break }
+            head = head[..<u]
+            prefixes.append(String(head))
+        }
+        return prefixes
+    }
+
+    /// Numbered channels of one family together, in number order, where the first of them was
+    /// (`drawbar1…5` mapped, `drawbar6…9` not: all nine side by side).
+    // Thread: any
+    static func families(_ controls: [Control]) -> [Control] {
+        func family(_ c: Control) -> (String, Int)? {
+            let name = c.channels.first ?? ""
+            let digits = name.reversed().prefix { $0.isNumber }
+            guard !digits.isEmpty, digits.count < name.count, let n = Int(String(digits.reversed())) else { return nil }
+            return (String(name.dropLast(digits.count)), n)
+        }
+        var result: [Control] = []
+        var placed: Set<String> = []
+        for c in controls {
+            guard let (f, _) = family(c) else { result.append(c); continue }
+            guard !placed.contains(f) else { continue }
+            placed.insert(f)
+            result += controls.filter { family($0)?.0 == f }.sorted { family($0)!.1 < family($1)!.1 }
+        }
+        return result
     }
 
     static func split1(_ name: String) -> (prefix: String, index: Int)? {

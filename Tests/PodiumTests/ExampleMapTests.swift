@@ -39,16 +39,17 @@ final class ExampleMapTests {
                 channels: ["drawbar1": 4, "drawbar2": 4, "drawbar3": 4, "drawbar4": 4, "drawbar5": 4, "perc": 0, "vibrato": 1, "rotary": 0, "rotaryfast": 1]),
         MapCase(orchestra: "synth", messages: ["/1/fader2 f:0.5", "/1/fader3 f:0.5", "/1/fader5 f:0.5", "/1/toggle1 f:0", "/1/toggle2 f:1", "/1/toggle3 f:1",
                                                "/3/xy f:0.25 f:0.75", "/4/multitoggle/1/3 f:1", "/4/multitoggle/2/8 f:1", "/4/multitoggle/1/1 f:0",
-                                               "/4/multitoggle/3/2 f:1", "/4/multitoggle/6/8 f:0"],
+                                               "/4/multitoggle/3/2 f:1", "/4/multitoggle/6/8 f:0", "/synth/pie f:1 f:1 f:2"],
                 channels: ["reverbmix": 0.5, "distortion": 0.5, "drums": 0, "eqbypass": 1, "distbypass": 1, "timbre": 0.25, "delaymix": 0.75,
-                           "kick_3": 1, "kick_16": 1, "kick_1": 0, "snare_2": 1, "hat_16": 0]),
+                           "kick_3": 1, "kick_16": 1, "kick_1": 0, "snare_2": 1, "hat_16": 0,
+                           "osc_shape": 0.25, "osc_saw": 0.25, "osc_sub": 0.5]),
         MapCase(orchestra: "tonematrix", messages: ["/4/multitoggle/2/3 f:1", "/1/fader1 f:1", "/1/fader2 f:0.5"],
                 channels: ["cell_2_3": 1, "podium.tempo": 240, "volume": 0.5]),
     ]
 
     @Test("every example map binds only TouchOSC Simple addresses (or its own, documented ones)")
     func addressesExist() throws {
-        let own: Set<String> = ["/tonematrix/grid"]
+        let own: Set<String> = ["/tonematrix/grid", "/synth/pie"]
         for file in try FileManager.default.contentsOfDirectory(atPath: Paths.orchestra("")).filter({ $0.hasSuffix(".oscmap.yaml") }) {
             let map = try OSCMap(contentsOf: Paths.orchestra(file))
             for address in map.controls.keys { #expect(TouchOSCSimple.addresses.contains(address) || own.contains(address), "\(file): \(address)") }

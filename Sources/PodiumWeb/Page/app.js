@@ -92,15 +92,109 @@ function xy(c, parent) {
 }
 
 function grid(c, parent) {
-  el("div", "gridLabel", parent).textContent = c.label;
+  const title = parent.closest(".panel").querySelector("h2").textContent;
+  if (c.label !== title) el("div", "gridLabel", parent).textContent = c.label;
   const g = el("div", "grid", parent);
-  g.style.gridTemplateColumns = `repeat(${c.columns}, 1fr)`;
+  // Several rows (kick / snare / hat): each row's name at its start.
+  const names = c.label.split(" / "), named = c.rows > 1 && names.length === c.rows;
+  g.style.gridTemplateColumns = (named ? "minmax(36px, auto) " : "") + `repeat(${c.columns}, 1fr)`;
   c.channels.forEach((name, i) => {
+    if (named && i % c.columns === 0) el("div", "rowName", g).textContent = names[i / c.columns];
     const b = el("button", "", g);
     b.dataset.channel = name; b.dataset.widget = "grid"; b.title = name;
     if ((i % c.columns) % 4 === 0) b.classList.add("beat");
     b.addEventListener("click", () => { const on = !b.classList.contains("on"); b.classList.toggle("on", on); setChannel(name, on ? 1 : 0); });
     bind(name, v => b.classList.toggle("on", v >= 0.5));
+  });
+}
+
+// A push button: down while pressed (a held note, or its channel at 1), up when let go.
+function push(c, parent) {
+  const box = el("div", "control", parent);
+  const b = el("button", "push", box);
+  b.dataset.channel = c.id; b.dataset.widget = "push";
+  const key = c.note !== undefined && c.note !== null;
+  b.textContent = key ? c.label : "hold";
+  if (key) { b.classList.add("key"); b.classList.toggle("sharp", c.label.includes("♯")); }
+  else el("div", "label", box).textContent = c.label;
+  let down = false;
+  const set = d => { if (d === down) return; down = d; b.classList.toggle("down", d); send({ type: "push", id: c.id, down: d }); };
+  b.addEventListener("pointerdown", e => { b.setPointerCapture(e.pointerId); set(true); });
+  for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) b.addEventListener(ev, () => set(false));
+  b.addEventListener("contextmenu", e => e.preventDefault());
+}
+
+// A pie: its slices are the channels' shares of a total; drag a border between two slices.
+const pieColours = ["#ffb347", "#4fd1a5", "#6ea8ff", "#ff7ab6", "#c59bff", "#f5e663"];
+function pie(c, parent) {
+  const box = el("div", "control pieBox", parent);
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "-1.1 -1.1 2.2 2.2"); svg.classList.add("pie");
+  svg.dataset.channel = c.channels[0]; svg.dataset.widget = "pie";
+  box.appendChild(svg);
+  const legend = el("div", "legend", box);
+  const n = c.channels.length;
+  let f = c.channels.map(() => 1 / n);
+  const slices = c.channels.map((_, i) => { const p = document.createElementNS(svg.namespaceURI, "path"); p.setAttribute("fill", pieColours[i % pieColours.length]); svg.appendChild(p); return p; });
+  const handles = c.channels.slice(1).map(() => { const h = document.createElementNS(svg.namespaceURI, "circle"); h.setAttribute("r", "0.09"); h.classList.add("handle"); svg.appendChild(h); return h; });
+  const items = c.channels.map((name, i) => { const it = el("span", "", legend); it.style.setProperty("--c", pieColours[i % pieColours.length]); it.dataset.channel = name; return it; });
+  const pt = a => [Math.sin(a), -Math.cos(a)];
+  const bounds = () => { const b = [0]; let s = 0; for (let i = 0; i < n - 1; i++) { s += f[i]; b.push(s * 2 * Math.PI); } b.push(2 * Math.PI); return b; };
+  function show() {
+    const b = bounds();
+    slices.forEach((p, i) => {
+      const a0 = b[i], a1 = b[i + 1], [x0, y0] = pt(a0), [x1, y1] = pt(a1);
+      if (a1 - a0 >= 2 * Math.PI - 1e-6) p.setAttribute("d", "M0,-1 A1,1 0 1,1 0,1 A1,1 0 1,1 0,-1 Z");
+      else p.setAttribute("d", a1 - a0 < 1e-6 ? "" : `M0,0 L${x0},${y0} A1,1 0 ${a1 - a0 > Math.PI ? 1 : 0},1 ${x1},${y1} Z`);
+    });
+    handles.forEach((h, i) => { const [x, y] = pt(b[i + 1]); h.setAttribute("cx", x * 0.82); h.setAttribute("cy", y * 0.82); });
+    items.forEach((it, i) => it.textContent = `${c.channels[i]} ${Math.round(f[i] * 100)}%`);
+  }
+  const angle = e => { const r = svg.getBoundingClientRect(); const a = Math.atan2(e.clientX - r.left - r.width / 2, -(e.clientY - r.top - r.height / 2)); return a < 0 ? a + 2 * Math.PI : a; };
+  const wrap = d => d > Math.PI ? d - 2 * Math.PI : d < -Math.PI ? d + 2 * Math.PI : d;
+  let last = 0, tied = [], which = -1;
+  drag(svg, c.channels[0], e => {
+    const a = angle(e), b = bounds();
+    if (e.type === "pointerdown") {
+      // The border nearest the finger (borders that lie together: the drag's direction picks one).
+      let best = Infinity;
+      for (let k = 1; k < n; k++) { const d = Math.abs(wrap(a - b[k])); if (d < best - 1e-9) { best = d; tied = [k]; } else if (Math.abs(d - best) < 1e-9) tied.push(k); }
+      which = tied.length === 1 ? tied[0] : -1; last = a; return;
+    }
+    const d = wrap(a - last); last = a;
+    if (which < 0) { if (Math.abs(d) < 1e-4) return; which = d > 0 ? tied[tied.length - 1] : tied[0]; }
+    b[which] = Math.min(b[which + 1], Math.max(b[which - 1], b[which] + d));
+    f = b.slice(1).map((x, i) => (x - b[i]) / (2 * Math.PI));
+    show();
+    send({ type: "pie", id: c.id, values: f });
+  });
+  const values = c.channels.map(() => 0);
+  c.channels.forEach((name, i) => bind(name, v => {
+    values[i] = v; const s = values.reduce((x, y) => x + y, 0);
+    if (s > 0 && !dragging.has(c.channels[0])) { f = values.map(x => x / s); show(); }
+  }));
+  show();
+}
+
+// Level meters for every output port: RMS as the bar, the peak as a line (dBFS, −60…0).
+function levels(list) {
+  const row = document.getElementById("levelRow");
+  if (row.children.length !== list.length) {
+    row.innerHTML = "";
+    for (const l of list) {
+      const box = el("div", "control", row);
+      const m = el("div", "level", box); el("div", "fill", m); el("div", "peak", m);
+      m.dataset.channel = l.port; m.dataset.widget = "level";
+      el("div", "label", box).textContent = l.port;
+    }
+  }
+  const db = x => x > 0 ? Math.max(0, Math.min(1, (20 * Math.log10(x) + 60) / 60)) : 0;
+  list.forEach((l, i) => {
+    const m = row.children[i].firstChild;
+    m.dataset.peak = l.peak.toFixed(4); m.dataset.rms = l.rms.toFixed(4);
+    m.firstChild.style.height = (db(l.rms) * 100) + "%";
+    m.lastChild.style.bottom = (db(l.peak) * 100) + "%";
+    m.classList.toggle("hot", l.peak >= 0.99);
   });
 }
 
@@ -119,19 +213,34 @@ function build(l) {
   document.getElementById("orchestra").textContent = l.orchestra;
   const main = document.getElementById("groups"); main.innerHTML = "";
   for (const group of l.groups) {
-    const panel = el("section", "panel", main);
+    const panel = el("section", "panel " + group.title, main);
+    if (group.controls.some(c => c.widget === "grid")) panel.classList.add("wide");
     el("h2", "", panel).textContent = group.title;
-    const row = el("div", group.title === "steps" ? "" : "row", panel);
+    const row = el("div", group.placed ? "canvas" : group.title === "steps" ? "" : "row", panel);
+    let w = 1, h = 1;
+    if (group.placed) {
+      for (const c of group.controls) { w = Math.max(w, c.place.x + c.place.width); h = Math.max(h, c.place.y + c.place.height); }
+      row.style.aspectRatio = `${w} / ${h}`; row.style.maxWidth = (w * 1.5) + "px";
+    }
     for (const c of group.controls) {
+      const before = row.children.length;
       if (c.widget === "fader" || c.widget === "knob") fader(c, row, c.widget === "knob");
       else if (c.widget === "toggle" || c.widget === "momentary") toggle(c, row, c.widget === "momentary");
+      else if (c.widget === "push") push(c, row);
+      else if (c.widget === "pie") pie(c, row);
       else if (c.widget === "xy") xy(c, row);
       else if (c.widget === "grid") grid(c, row);
+      // On the canvas: where chn_k put it, in proportion (the canvas scales to the screen).
+      const box = row.children[before];
+      if (group.placed && box) {
+        const p = c.place;
+        Object.assign(box.style, { left: (p.x / w * 100) + "%", top: (p.y / h * 100) + "%", width: (p.width / w * 100) + "%", height: (p.height / h * 100) + "%" });
+      }
     }
   }
   const meters = document.getElementById("meterRow"); meters.innerHTML = "";
   l.meters.forEach(c => meter(c, meters));
-  document.getElementById("meters").classList.toggle("hidden", l.meters.length === 0);
+  document.getElementById("meterRow").classList.toggle("hidden", l.meters.length === 0);
   document.getElementById("motionPanel").classList.toggle("hidden", l.motion.length === 0);
 }
 
@@ -158,6 +267,7 @@ function connect() {
     if (m.type === "hello") { build(m.layout); apply(m.values); document.getElementById("console").textContent = ""; consoleLines(m.console); }
     else if (m.type === "values") apply(m.values);
     else if (m.type === "console") consoleLines(m.lines);
+    else if (m.type === "levels") levels(m.levels);
     else if (m.type === "status") {
       document.getElementById("clock").textContent = `${m.tempo.toFixed(m.tempo % 1 ? 1 : 0)} BPM · ${m.bar}.${m.beatInBar}`;
       document.getElementById("dsp").textContent = `DSP ${m.dsp.toFixed(1)}% · xruns ${m.xruns}`;

@@ -7,15 +7,24 @@ through Selenium from PyPI), one step per argument, printing one line per step:
     fader:CHANNEL:FRACTION      drag a fader (or knob) to FRACTION of its travel (page 1)
     click:CHANNEL               click a toggle, a step, or a momentary button (page 1)
     xy:CHANNEL:FX:FY            drag the XY pad whose first channel is CHANNEL to (FX, FY)
+    pie:CHANNEL:FROM:TO         drag the border of the pie (first channel CHANNEL) that lies at FROM
+                                (a fraction of a turn, clockwise from the top) round to TO
+    hold:ID:SECONDS             press the push button ID (its map address), wait SECONDS, print
+                                "held" and the "level" lines (as for levels) while it is down, let go
+    levels                      "level PORT PEAK RMS" per output meter (what page 1 shows)
+    rect:CHANNEL                "rect CHANNEL LEFT TOP WIDTH HEIGHT": its control's box on its canvas,
+                                as fractions of the canvas
+    size:WIDTH:HEIGHT           resize page 1's window (CSS pixels)
     motion:X:Y:Z                enable motion and dispatch a DeviceMotion event (m/s² incl. gravity)
     score:TEXT                  type TEXT in the score box and play it
     state:PAGE:CHANNEL          "state PAGE CHANNEL on|off|VALUE" as page PAGE (1-based) shows it
     wait:SECONDS                sleep
     shot:PATH                   save a screenshot of page 1
+    page:PATH                   save a screenshot of the whole of page 1 (the window made as tall)
     errors                      "errors TEXT": the error line page 1 shows
     title                       "title TEXT": the HTTP body text (a refused page says why)
 """
-import sys, time
+import math, sys, time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -46,8 +55,14 @@ def state(d, channel):
         if (!e) return "missing";
         const w = e.dataset.widget;
         if (w === "grid" || w === "toggle") return e.classList.contains("on") ? "on" : "off";
+        if (w === "pie") return e.parentElement.querySelector(".legend").textContent;
         const v = e.parentElement.querySelector(".value");
         return v ? v.textContent : "?";""", channel)
+
+
+def levels(d):
+    for port, peak, rms in d.execute_script("return [...document.querySelectorAll('[data-widget=level]')].map(e => [e.dataset.channel, e.dataset.peak || '0', e.dataset.rms || '0'])"):
+        print(f"level {port} {peak} {rms}")
 
 
 def main():
@@ -83,6 +98,40 @@ def main():
             elif kind == "xy":
                 channel, fx, fy = rest.split(":")
                 drag_to(d, widget(d, channel, "xy"), float(fx), float(fy))
+            elif kind == "pie":
+                channel, a, b = rest.split(":")
+                e = widget(d, channel, "pie")
+                r = e.rect
+                def at(fraction):
+                    angle = 2 * math.pi * fraction
+                    return int(math.sin(angle) * r["width"] * 0.35), int(-math.cos(angle) * r["height"] * 0.35)
+                chain = ActionChains(d, duration=20)
+                x0, y0 = at(float(a))
+                chain.move_to_element_with_offset(e, x0, y0).click_and_hold()
+                steps = 24
+                for i in range(1, steps + 1):
+                    x, y = at(float(a) + (float(b) - float(a)) * i / steps)
+                    chain.move_to_element_with_offset(e, x, y)
+                chain.release().perform()
+            elif kind == "hold":
+                ident, seconds = rest.rsplit(":", 1)
+                ActionChains(d).click_and_hold(widget(d, ident, "push")).perform()
+                time.sleep(float(seconds))
+                print("held " + ident)
+                levels(d)
+                ActionChains(d).release().perform()
+            elif kind == "levels":
+                levels(d)
+            elif kind == "rect":
+                box = d.execute_script("""
+                    const e = document.querySelector(`[data-channel="${arguments[0]}"]`).closest('.control');
+                    const c = e.parentElement.getBoundingClientRect(), r = e.getBoundingClientRect();
+                    return [(r.left - c.left) / c.width, (r.top - c.top) / c.height, r.width / c.width, r.height / c.height];""", rest)
+                print("rect " + rest + " " + " ".join(f"{v:.3f}" for v in box))
+            elif kind == "size":
+                w, h = rest.split(":")
+                d.set_window_size(int(w), int(h))
+                time.sleep(0.3)
             elif kind == "motion":
                 x, y, z = (float(v) for v in rest.split(":"))
                 d.find_element(By.ID, "motionButton").click()
@@ -100,6 +149,12 @@ def main():
                 time.sleep(float(rest))
             elif kind == "shot":
                 d.save_screenshot(rest)
+            elif kind == "page":
+                size = d.get_window_size()
+                d.set_window_size(size["width"], d.execute_script("return document.documentElement.scrollHeight") + 20)
+                time.sleep(0.4)
+                d.save_screenshot(rest)
+                d.set_window_size(size["width"], size["height"])
             elif kind == "errors":
                 print("errors " + d.find_element(By.ID, "errors").text)
             elif kind == "title":

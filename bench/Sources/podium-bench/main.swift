@@ -8,6 +8,7 @@ import PodiumProbe
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
+import PodiumWeb
 
 /// An orchestra whose instrument 2 is a step of p4 (its onset is unambiguous; linseg honours
 /// the sample-accurate start inside a k-cycle, where `a(p4)` would ramp over the first cycle).
@@ -374,8 +375,10 @@ do {
                         tempos: (option("--tempos") ?? "90,120,133,174").split(separator: ",").compactMap { Double($0) },
                         events: Int(option("--events") ?? "200") ?? 200, swaps: Int(option("--swaps") ?? "200") ?? 200,
                         changes: Int(option("--changes") ?? "100") ?? 100, seconds: Double(option("--seconds") ?? "3") ?? 3)
+    case "web":
+        try webSection(events: Int(option("--events") ?? "200") ?? 200, seconds: Double(option("--seconds") ?? "10") ?? 10)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, web)\n".utf8))
         exit(64)
     }
 } catch {
