@@ -7,8 +7,9 @@ import Synchronization
 /// the fatal signal's handler prints the signal and the last inputs (`RecentInputs`) with
 /// write(2) only, wakes the guard thread and waits up to five seconds while that thread saves
 /// the session (the journal's last lines, the audio the disk thread still holds, session.json
-/// marked "crashed" with the inputs that preceded it); then the signal takes its default course
-/// (the exit status and a core dump say what it was).
+/// marked "crashed" with the inputs that preceded it); then the handler that was there before
+/// (Swift's backtracer, which prints every thread's stack; else the default action) takes the
+/// signal. The faulting thread's name and address are printed first.
 ///
 /// Threads: the handler runs on the faulting thread and only writes, sleeps and uses atomics
 /// on state made before `install`; `onCrash` runs on the guard thread, an ordinary thread.
@@ -32,12 +33,12 @@ public enum CrashGuard {
         }
         thread.name = "podium-crash-guard"
         thread.start()
-        for sig in signals {
+        for (i, sig) in signals.enumerated() where i < CrashState.handlers {
             var action = sigaction()
             action.__sigaction_handler.sa_sigaction = podiumFatalSignal
             action.sa_flags = SA_SIGINFO
             sigemptyset(&action.sa_mask)
-            sigaction(sig, &action, nil)
+            sigaction(sig, &action, crashState.pointee.previous + i)
         }
     }
 
@@ -60,6 +61,13 @@ struct CrashState: ~Copyable {
     let saved = Atomic<Bool>(false)
     let signal = Atomic<Int32>(0)
     var wakeFD: Int32 = -1
+    /// The handlers installed before ours, one per signal of `CrashGuard.signals`.
+    static var handlers: Int { 8 }
+    let previous: UnsafeMutablePointer<sigaction> = {
+        let p = UnsafeMutablePointer<sigaction>.allocate(capacity: CrashState.handlers)
+        p.initialize(repeating: sigaction(), count: CrashState.handlers)
+        return p
+    }()
 }
 
 nonisolated(unsafe) let crashState: UnsafeMutablePointer<CrashState> = {
@@ -82,13 +90,43 @@ func podiumFatalSignal(_ sig: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _
     _ = write(2, head.utf8Start, head.utf8CodeUnitCount)
     var digits: (UInt8, UInt8) = (UInt8(48 + sig / 10 % 10), UInt8(48 + sig % 10))
     withUnsafeBytes(of: &digits) { _ = write(2, $0.baseAddress!, 2) }
-    let tail: StaticString = "): saving the session. The last inputs before it:\n"
+    // The faulting thread's name (read(2) of /proc/thread-self/comm) and the address (si_addr).
+    let on: StaticString = ") on thread "
+    _ = write(2, on.utf8Start, on.utf8CodeUnitCount)
+    let comm: StaticString = "/proc/thread-self/comm"
+    let fd = open(UnsafeRawPointer(comm.utf8Start).assumingMemoryBound(to: CChar.self), O_RDONLY)
+    if fd >= 0 {
+        var name = (UInt64(0), UInt64(0))  // a thread's name is at most 15 bytes and a newline
+        withUnsafeMutableBytes(of: &name) { b in
+            let n = read(fd, b.baseAddress!, 16)
+            if n > 1 { _ = write(2, b.baseAddress!, n - 1) }
+        }
+        close(fd)
+    }
+    let at: StaticString = " at 0x"
+    _ = write(2, at.utf8Start, at.utf8CodeUnitCount)
+    var address = UInt(bitPattern: info.map { $0.pointee._sifields._sigfault.si_addr } ?? nil)
+    var hex: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &hex) { b in
+        for i in (0..<16).reversed() {
+            let d = UInt8(address & 15)
+            b[i] = d < 10 ? 48 + d : 87 + d
+            address >>= 4
+        }
+        _ = write(2, b.baseAddress!, 16)
+    }
+    let tail: StaticString = ": saving the session. The last inputs before it:\n"
     _ = write(2, tail.utf8Start, tail.utf8CodeUnitCount)
     RecentInputs.write(to: 2, prefix: "podium:   ")
     var one: UInt8 = 1
     _ = write(state.pointee.wakeFD, &one, 1)
     var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
     for _ in 0..<500 where !state.pointee.saved.load(ordering: .acquiring) { nanosleep(&pause, nil) }
-    signal(sig, SIG_DFL)
+    // The handler that was there before (Swift's backtracer prints the stacks), else the default.
+    if let i = CrashGuard.signals.firstIndex(of: sig), i < CrashState.handlers {
+        sigaction(sig, state.pointee.previous + i, nil)
+    } else {
+        signal(sig, SIG_DFL)
+    }
     raise(sig)
 }

@@ -287,7 +287,7 @@ final class BadInputTests {
         waitForExit(p)
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGSEGV)
         #expect(eventually(2) { printed().contains("the session is saved") }, "\(printed())")
-        #expect(printed().contains("a fatal signal (11)") && printed().contains("podium:   i 1 0 0.3 550"), "\(printed())")
+        #expect(printed().contains("a fatal signal (11) on thread ") && printed().contains("podium:   i 1 0 0.3 550"), "\(printed())")
         let session = try #require(SessionCatalog.list(sessions).first?.directory)
         let info = try SessionInfo.read(session)
         #expect(info.status == "crashed" && info.notes.contains { $0.contains("SIGSEGV") && $0.contains("i 1 0 0.3 550") }, "\(info.notes)")
