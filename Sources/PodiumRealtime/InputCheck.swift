@@ -83,7 +83,8 @@ public enum InputCheck {
         case .tableFill:
             // Made by the driver only (TableStaging), never from a surface's numbers.
             guard c.storage != nil, c.pfields[0] >= 1, c.pfields[0] < Double(Int32.max), c.pfields[1] >= 0,
-                  c.pfields[2] >= 0, c.pfields[2] <= Double(TableStaging.sliceLength), c.pfields[1] < 1e12 else {
+                  c.pfields[2] >= 0, c.pfields[2] <= Double(TableStaging.sliceLength), c.pfields[1] < 1e12,
+                  c.pfields[3] >= 0, c.pfields[3] < 1e15 else {
                 throw InputError("a table slice out of range")
             }
         case .setString:
@@ -217,8 +218,9 @@ public enum TableStatement {
     /// limits of a table built off the audio thread when it can be (a computing GEN routine, at
     /// least `TableStaging.minimumLength` points): larger, and no bound on the work.
     public static func check(_ p: [Double], staged: Bool = false) throws(InputError) {
-        let offThread = staged && p.count >= 4 && TableStaging.computingGens.contains(Int(abs(p[3].isFinite ? p[3] : 0)))
-            && p[2] >= Double(TableStaging.minimumLength)
+        // (A GEN number is looked up only when it is a small whole number: no conversion can trap.)
+        let offThread = staged && p.count >= 4 && abs(p[3]) < 1000 && p[3] == p[3].rounded()
+            && TableStaging.computingGens.contains(Int(abs(p[3]))) && p[2] >= Double(TableStaging.minimumLength)
         let maximumSize = offThread ? maximumStagedSize : self.maximumSize
         guard p.count >= 4 else { throw InputError("an f statement needs a table number, a start, a size and a GEN routine (f 1 0 1024 10 1)") }
         guard p.count <= Command.maxPFields else { throw InputError("f statement with \(p.count) fields: at most \(Command.maxPFields)") }

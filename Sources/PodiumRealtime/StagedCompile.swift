@@ -56,7 +56,7 @@ extension JackDriver {
                 throw InputError("f \(number): the audio thread did not answer (is the JACK server there?)")
             }
             let existing = try engine.control(probe)
-            if existing >= 0 && Int(existing) != computed.tables[0].length {
+            if existing >= 0 && existing != Double(computed.tables[0].length) {
                 throw InputError("f \(number) refused: table \(number) exists with \(InstrumentTable.format(existing)) points, and Csound would free it under the notes reading it; use another table number or the same size")
             }
             try copyIn(computed, from: text, source: "f \(number)")
@@ -85,6 +85,9 @@ extension JackDriver {
         var slices: UInt64 = 0
         for (i, table) in computed.tables.enumerated() {
             let number = try engine.control(TableStaging.channel(i))
+            guard number >= 1, number < Double(Int32.max) else {
+                throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread gave table number \(number) for a table built off it; not compiled"]))
+            }
             stagingTag += 1
             journal.staging(text, table: i, tag: stagingTag)
             var offset = 0

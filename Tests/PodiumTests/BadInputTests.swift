@@ -60,6 +60,11 @@ struct BadInputReadingTests {
         #expect(error("f 1 0 1048578 10 1")?.message.contains("table size") == true)
         #expect(error("f 1 0 0 1 \"x.wav\" 0 0 0")?.message.contains("only numbers") == true)
         #expect(error("f 1 0 1024 99 1")?.message.contains("GEN 99") == true)
+        // Found by the million-message fuzz: a huge GEN number on a table big enough to be built
+        // off the audio thread trapped the OSC thread (a Double → Int conversion).
+        for gen in ["1e300", "-1e300", "9223372036854775808", "nan", "inf", "10.5"] {
+            #expect(error("f 1 0 65536 \(gen) 1")?.message.contains("GEN") == true, "GEN \(gen)")
+        }
         #expect(error("f -1 0")?.message.contains("table number") == true)
         #expect(error("f 1e9 0 16 10 1")?.message.contains("table number") == true)
         // Read with the limits of a table built off the audio thread (TableStaging: a computing
