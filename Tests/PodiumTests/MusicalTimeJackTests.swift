@@ -38,6 +38,12 @@ final class MusicalTimeTests {
                           options: EngineOptions(seed: seed), jack: jack)
     }
 
+    /// Whether a timing deviation is what xruns make: the clock counts performed k-cycles, so each
+    /// period JACK lost delays the beats heard after it by one period (256 frames here).
+    func explainedByXruns(_ deviation: Int64, xruns: UInt64, period: Int64 = 256) -> Bool {
+        deviation != 0 && deviation % period == 0 && deviation.magnitude <= xruns * UInt64(period)
+    }
+
     /// The first frame at or after beat `b`, from the clock the callback published.
     func idealFrame(_ b: Double, _ c: ClockSnapshot) -> Int64 {
         Int64((c.frame(ofBeat: b) - 1e-6).rounded(.up))
@@ -73,7 +79,7 @@ final class MusicalTimeTests {
             let beat = clock.beat + (Double(onset) - Double(clock.frame)) / framesPerBeat
             let whole = beat.rounded()
             let ideal = idealFrame(whole, clock)
-            if onset != ideal && !(xruns > 0 && onset % 256 == 0) { offBeat.append(onset - ideal) }
+            if onset != ideal && !explainedByXruns(onset - ideal, xruns: xruns) { offBeat.append(onset - ideal) }
         }
         #expect(offBeat.isEmpty, "frames off the beat: \(offBeat) (xruns \(xruns))")
         // p3 = 0.25 beats: the step lasts a quarter of a beat (to within a k-cycle, where Csound ends notes).
@@ -132,6 +138,7 @@ final class MusicalTimeTests {
         try driver.makeProducer().event([2, 0, 0.01, 0.0001])
         Thread.sleep(forTimeInterval: 0.2)
         capture.start()
+        let xrunsBefore = driver.stats.xruns
         let levels = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
         for level in levels {
             let message = try loops.define(name: "click", beats: 1, body: "i2 0 0.25 \(level)")
@@ -149,7 +156,8 @@ final class MusicalTimeTests {
         let heard = onsets.compactMap { capture.sampleIndex(ofFrame: $0) }.map { Double(s[$0 + 8]) }
         #expect(onsets.count >= levels.count + 4, "onsets \(onsets.count)")
         let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
-        #expect(gaps.allSatisfy { $0 == 12000 }, "one onset every beat: \(gaps)")
+        let xruns = driver.stats.xruns - xrunsBefore
+        #expect(gaps.allSatisfy { $0 == 12000 || explainedByXruns($0 - 12000, xruns: xruns) }, "one onset every beat: \(gaps) (xruns \(xruns))")
         // Each definition plays whole iterations, in the order they were sent; none skipped.
         var order: [Double] = []
         for l in heard where order.last.map({ abs($0 - l) > 0.01 }) ?? true { order.append((l * 10).rounded() / 10) }
@@ -287,9 +295,13 @@ final class MusicalTimeTests {
         Thread.sleep(forTimeInterval: 0.1)   // the score lights its cells at 0: dark them, light one
         for row in 1...16 { for col in 1...16 { try producer.set("cell_\(row)_\(col)", 0) } }
         try producer.set("cell_16_1", 1)
+        // Tones the score's cells started before they went dark last an eighth of a bar: the
+        // capture begins after them (one read as the first onset, a bar too short).
+        Thread.sleep(forTimeInterval: 0.3)
         let capture = try CaptureClient(server: server.name, channels: 1, seconds: 8)
         try capture.connect(from: "podium:out_1", channel: 0)
         capture.start()
+        let xrunsBefore = driver.stats.xruns
         Thread.sleep(forTimeInterval: 2.6)
         try producer.clock(tempo: 180)   // 64000 frames a bar
         Thread.sleep(forTimeInterval: 3.0)
@@ -309,7 +321,10 @@ final class MusicalTimeTests {
         let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
         // (Within a frame: the orchestra schedules its tones by time, which Csound rounds to a sample.)
         #expect(gaps.contains { abs($0 - 48000) <= 1 } && gaps.contains { abs($0 - 64000) <= 1 }, "bars of 48000 frames at 240 BPM, 64000 at 180: \(gaps)")
-        #expect(gaps.allSatisfy { (47999...64001).contains($0) }, "a bar, or a bar across the tempo change: \(gaps)")
+        let xruns = driver.stats.xruns - xrunsBefore
+        // (An xrun can also cut a tone in the capture, which then reads as a second onset: with
+        // xruns in the window only the clean bars above are judged.)
+        #expect(xruns > 0 || gaps.allSatisfy { (47999...64001).contains($0) }, "a bar, or a bar across the tempo change: \(gaps) (xruns \(xruns))")
         if let last = onsets.last {
             let beat = clock.beat + Double(last - clock.frame) * 180 / (60 * 48000)
             let intoBar = beat - (beat / 4).rounded(.down) * 4
