@@ -285,8 +285,6 @@ func soakTable(seconds: Double, rate: Int, period: Int) throws {
     defer { server.stop() }
     let controlServer = try TestJackServer(period: period, realtime: realtimeServer, tag: "bench-soak-control")
     defer { controlServer.stop() }
-    let idle = try CaptureClient(server: controlServer.name, channels: 1, seconds: 1, name: "soak-idle")
-    defer { idle.close() }
     let orchestra = "nchnls = 2\n0dbfs = 1\nchn_k \"level\", 1\ninstr 1\n a1 vco2 0.1 * chnget:k(\"level\"), p4\n outs a1, a1\nendin\n"
     let driver = JackDriver(source: .text(orchestra: orchestra, score: nil, name: "soak.orc"), options: EngineOptions(seed: 1),
                             jack: JackOptions(serverName: server.name, connect: false, ksmps: 64))
@@ -304,7 +302,13 @@ func soakTable(seconds: Double, rate: Int, period: Int) throws {
     Thread.sleep(forTimeInterval: 0.3)
     driver.resetCallbackTimes()
     let before = driver.stats
-    let idleBefore = idle.xruns
+    // The control: an idle client on the second server over the same window, in a process of its own.
+    let idle = Process()
+    idle.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    idle.arguments = ["idle-xruns", "--server", controlServer.name, "--seconds", "\(seconds)"]
+    let idleOut = Pipe()
+    idle.standardOutput = idleOut
+    try idle.run()
     let sender = UDPSender(port: osc.port)
     let datagram = OSCMessage.encode("/podium/chn/level", [.float(0.5)])
     let start = ContinuousClock.now
@@ -320,7 +324,9 @@ func soakTable(seconds: Double, rate: Int, period: Int) throws {
     }
     Thread.sleep(forTimeInterval: 0.3)
     let s = driver.stats
-    let idleXruns = idle.xruns - idleBefore
+    idle.waitUntilExit()
+    let idleXruns = Int(String(decoding: idleOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     let summary = recording.stopRecording() ?? ""
     print(String(format: "| %d | %.0f s | %d/s, %d sent, %d received | %d | %llu | %d | %llu | ≤%.1f%% | %.0f µs of %.0f | %@ |",
                  period, seconds, rate, sent, osc.stats.datagrams, reloads, s.xruns - before.xruns, idleXruns, s.lateCommands - before.lateCommands,

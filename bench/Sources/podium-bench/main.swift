@@ -344,6 +344,13 @@ do {
             try soakTable(seconds: Double(option("--seconds") ?? "20") ?? 20, rate: Int(option("--rate") ?? "20000") ?? 20000, period: p)
         }
         print("")
+    case "idle-xruns":
+        // The soak's control, in a process of its own (libjack keeps one server per process):
+        // an idle client on `--server` for `--seconds`, then its xrun count on stdout.
+        let idle = try CaptureClient(server: option("--server") ?? "default", channels: 1, seconds: 1, name: "soak-idle")
+        Thread.sleep(forTimeInterval: Double(option("--seconds") ?? "20") ?? 20)
+        print(idle.xruns)
+        idle.close()
     case "overhead-run":
         try overheadRun(seconds: Double(option("--seconds") ?? "4") ?? 4, server: option("--server") ?? "default")
     case "peers":
