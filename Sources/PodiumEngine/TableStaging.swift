@@ -37,9 +37,8 @@ public enum TableStaging {
     /// The lines of the text's global code that could be staged.
     public static func candidates(_ text: String) -> [Line] {
         var result: [Line] = []
-        var inBlock: String? = nil
         var inComment = false
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (i, raw) in globalCode(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             var line = Substring(raw)
             if inComment {
                 guard let end = line.range(of: "*/") else { continue }
@@ -52,14 +51,7 @@ public enum TableStaging {
             }
             let code = line.prefix { $0 != ";" }.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = code.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let first = words.first else { continue }
-            if let end = inBlock {
-                if first == end { inBlock = nil }
-                continue
-            }
-            if first == "instr" { inBlock = "endin"; continue }
-            if first == "opcode" { inBlock = "endop"; continue }
-            guard words.count >= 3, words[1] == "ftgen", first.hasPrefix("gi"),
+            guard words.count >= 3, words[1] == "ftgen", let first = words.first, first.hasPrefix("gi"),
                   first.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { continue }
             let args = code[code.range(of: "ftgen")!.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard args.count >= 5, let gen = Int(args[3]), computingGens.contains(abs(gen)), Int(args[0]) != nil else { continue }

@@ -16,9 +16,7 @@ extension JackDriver {
         let candidates = TableStaging.candidates(text)
         guard !candidates.isEmpty else { return nil }
         return try stagingLock.withLock { () throws -> UInt64? in
-            let (sampleRate, ksmps) = lock.withLock { (_engine!.sampleRate, _engine!.ksmps) }
-            guard let computed = TableStaging.compute(text, candidates: candidates, sampleRate: sampleRate, ksmps: ksmps,
-                                                      searchOptions: searchOptions) else { return nil }
+            guard let computed = computeTables(text, candidates) else { return nil }
             try copyIn(computed, from: text, source: source)
             // 3. The rest of the text, whose instruments read the finished tables.
             let rest = TableStaging.remainder(text, staged: computed.lines.map(\.index))
@@ -47,10 +45,7 @@ extension JackDriver {
         let candidates = TableStaging.candidates(text)
         guard !candidates.isEmpty else { return false }
         return try stagingLock.withLock { () throws -> Bool in
-            let (sampleRate, ksmps) = lock.withLock { (_engine!.sampleRate, _engine!.ksmps) }
-            guard let computed = TableStaging.compute(text, candidates: candidates, sampleRate: sampleRate, ksmps: ksmps, searchOptions: []) else {
-                return false
-            }
+            guard let computed = computeTables(text, candidates) else { return false }
             let probe = TableStaging.channel(0)
             guard try evaluate("iPodiumLength = -1\nif ftexists(\(number)) == 1 then\n iPodiumLength = ftlen(\(number))\nendif\nchnset iPodiumLength, \"\(probe)\"\n") else {
                 throw InputError("f \(number): the audio thread did not answer (is the JACK server there?)")
@@ -62,6 +57,13 @@ extension JackDriver {
             try copyIn(computed, from: text, source: "f \(number)")
             return true
         }
+    }
+
+    /// Step 0: the tables computed by an engine of their own, at the performing engine's rate.
+    // Thread: NRT (the staging thread, under `stagingLock`)
+    private func computeTables(_ text: String, _ candidates: [TableStaging.Line]) -> TableStaging.Computed? {
+        let (sampleRate, ksmps) = lock.withLock { (_engine!.sampleRate, _engine!.ksmps) }
+        return TableStaging.compute(text, candidates: candidates, sampleRate: sampleRate, ksmps: ksmps, searchOptions: searchOptions)
     }
 
     /// Steps 1 and 2 of staging (`TableStaging`): the stub merges, then the audio thread copies

@@ -24,7 +24,8 @@ public struct ScoreInput: Sendable {
             posted = try producer.event([p1] + fields, frame: frame, quantize: quantize)
         case let .table(fields):
             // A big table to apply now is built off the audio thread (TableStaging).
-            if frame == 0, (try? TableStatement.check(fields, staged: true)) != nil {
+            // (ScoreLine has checked it; `stageTableStatement` says whether it can be staged.)
+            if frame == 0 {
                 do { if try driver.stageTableStatement(fields) { return } } catch let e as InputError { throw e } catch { throw InputError("\(error)") }
             }
             posted = try producer.table(fields, frame: frame)
