@@ -4,6 +4,7 @@ import PodiumEngine
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check an orchestra as Csound compiles it, without playing it.",
         discussion: """
         Prints FILE:LINE: message for each error and exits 1 when there is one. With --stdin, \

@@ -7,6 +7,7 @@ import PodiumWeb
 /// `podium layout touchosc ORCHESTRA -o FILE.tosc`: the stage page's widgets as a TouchOSC layout.
 struct Layout: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "layout",
         abstract: "Write a controller layout with the stage page's widgets.",
         discussion: "touchosc: a TouchOSC (Mk2) .tosc file. Controls the OSC map binds send its addresses; the others /podium/chn/<name>.")
 

@@ -11,6 +11,7 @@ import Synchronization
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Perform an orchestra in real time, clocked by JACK.",
         discussion: """
         Csound runs inside the JACK process callback: ksmps is the JACK period (or a divisor of it \

@@ -6,6 +6,7 @@ import PodiumEngine
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render an orchestra offline to a WAV file, as fast as Csound runs.",
         discussion: "Identical samples to `csound -o OUT.wav -f FILE` for the same file (float output).")
 
@@ -58,8 +59,8 @@ extension SampleFormat: ExpressibleByArgument {}
 
 extension RenderSummary {
     var line: String {
-        let peakText = peaks.map { $0 > 0 ? String(format: "%.1f dBFS", 20 * log10($0)) : "silent" }.joined(separator: ", ")
-        return String(format: "wrote %@: %.3f s, %d ch, %d Hz, peak %@; wall %.3f s, %.1f× real time",
-                      output, seconds, channels, sampleRate, peakText, wallSeconds, speed)
+        let peakText = peaks.map { $0 > 0 ? cFormat("%.1f dBFS", 20 * log10($0)) : "silent" }.joined(separator: ", ")
+        return "wrote \(output): " + cFormat("%.3f s, %ld ch, %ld Hz, ", seconds, channels, sampleRate)
+            + "peak \(peakText); " + cFormat("wall %.3f s, %.1f", wallSeconds, speed) + "× real time"
     }
 }

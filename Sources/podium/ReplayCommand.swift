@@ -4,6 +4,7 @@ import PodiumSession
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Re-render a session offline, as fast as Csound runs.",
         discussion: """
         Starts the engine as the performance did (same orchestra text, sr, ksmps, seed) and \

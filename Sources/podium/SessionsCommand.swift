@@ -15,6 +15,7 @@ struct SessionsLocation: ParsableArguments {
 
 struct Sessions: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sessions",
         abstract: "List the sessions (every performance keeps one), repair one a crash interrupted, or prune old ones.",
         subcommands: [Prune.self])
 
@@ -55,6 +56,7 @@ struct Sessions: ParsableCommand {
 
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prune",
         abstract: "Delete old sessions: beyond the N newest (--keep) and/or older than an age (--older-than).",
         discussion: """
         A session goes when every criterion given selects it. Sessions that hold recorded audio \

@@ -224,44 +224,89 @@ enum RawOSC {
     }
 }
 
-/// Peak resident memory (KiB) of a program run to its end under /usr/bin/time.
-func peakRSS(_ executable: String, _ arguments: [String], server: String) -> Int? {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-    p.arguments = ["-f", "PEAKRSS %M", executable] + arguments
-    p.environment = ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server]) { $1 }
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = FileHandle.nullDevice
-    p.standardInput = FileHandle.nullDevice
-    guard (try? p.run()) != nil else { return nil }
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    guard let r = text.range(of: "PEAKRSS ") else { return nil }
-    return Int(text[r.upperBound...].prefix { $0.isNumber })
+/// One process's memory, read from /proc while it plays: the peak and where the resident pages are.
+struct MemoryBreakdown {
+    var peakKiB = 0
+    /// JACK's shared segment (/dev/shm/jack-…): the server's, mapped by every client.
+    var jackKiB = 0
+    /// File-backed pages: the program and its libraries (clean, shared with the page cache).
+    var fileKiB = 0
+    /// Anonymous pages: heap, stacks, rings, Csound's and Swift's data.
+    var anonKiB = 0
+
+    /// Runs `executable` with JACK_DEFAULT_SERVER = `server`, reads its memory after `after` seconds,
+    /// then waits for it to end.
+    static func measure(_ executable: String, _ arguments: [String], server: String, after: Double) -> MemoryBreakdown? {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(["JACK_DEFAULT_SERVER": server]) { $1 }
+        p.standardError = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardInput = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return nil }
+        defer { p.waitUntilExit() }
+        Thread.sleep(forTimeInterval: after)
+        let pid = p.processIdentifier
+        // /proc files report a size of 0: read them to their end.
+        func read(_ path: String) -> String? {
+            guard let h = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? h.close() }
+            return String(decoding: h.readDataToEndOfFile(), as: UTF8.self)
+        }
+        guard let smaps = read("/proc/\(pid)/smaps"), let status = read("/proc/\(pid)/status") else { return nil }
+        var m = MemoryBreakdown()
+        func kib(_ line: Substring) -> Int { Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0 }
+        for line in status.split(separator: "\n") {
+            if line.hasPrefix("VmHWM:") { m.peakKiB = kib(line) }
+        }
+        // Each mapping's header line (address range, permissions, offset, device, inode, path), then its fields.
+        var kind = 0  // 0 anonymous, 1 file, 2 JACK's shared segment
+        for line in smaps.split(separator: "\n") {
+            if let first = line.first, first.isHexDigit, line.contains("-"), !line.hasSuffix(":"), line.split(separator: " ").count >= 5 {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                let path = fields.count >= 6 ? String(fields[5]) : ""
+                kind = path.hasPrefix("/dev/shm/jack") ? 2 : (path.hasPrefix("/") ? 1 : 0)
+            } else if line.hasPrefix("Rss:") {
+                switch kind {
+                case 2: m.jackKiB += kib(line)
+                case 1: m.fileKiB += kib(line)
+                default: m.anonKiB += kib(line)
+                }
+            }
+        }
+        return m
+    }
 }
 
-/// Podium and the csound CLI playing the same orchestra for three seconds on JACK.
+/// Podium and the csound CLI playing the same orchestra on JACK: the peak, and what it is made of.
 func memoryTable(podium: String) throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
-        print("(memory: /usr/bin/time is missing: apt install time)")
-        return
-    }
     let server = try TestJackServer(period: 256, tag: "bench-memory")
     defer { server.stop() }
     let csd = "Orchestras/sine.csd"
-    let podiumKiB = peakRSS(podium, ["play", csd, "--server", server.name, "--no-connect", "--no-repl", "--no-watch", "--no-osc", "--no-session", "--duration", "3"], server: server.name)
+    let podiumRun = MemoryBreakdown.measure(podium, ["play", csd, "--server", server.name, "--no-connect", "--no-repl", "--no-watch", "--no-osc", "--no-session", "--duration", "4"],
+                                            server: server.name, after: 2.5)
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-memory-\(getpid())")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    // The same orchestra, with a score that ends after three seconds.
-    let text = try String(contentsOfFile: csd, encoding: .utf8).replacingOccurrences(of: "i1 0 10", with: "i1 0 3")
-    let short = dir.appendingPathComponent("sine3.csd").path
+    // The same orchestra, with a score that ends after four seconds.
+    let text = try String(contentsOfFile: csd, encoding: .utf8).replacingOccurrences(of: "i1 0 10", with: "i1 0 4")
+    let short = dir.appendingPathComponent("sine4.csd").path
     try text.write(toFile: short, atomically: true, encoding: .utf8)
-    let csoundKiB = peakRSS("/usr/bin/csound", ["-+rtaudio=jack", "-+jack_client=csmem", "-odac", "-b256", "-B512", "-d", "-m0", short], server: server.name)
+    let csoundRun = MemoryBreakdown.measure("/usr/bin/csound", ["-+rtaudio=jack", "-+jack_client=csmem", "-odac", "-b256", "-B512", "-d", "-m0", short],
+                                            server: server.name, after: 2.5)
     func mb(_ k: Int?) -> String { k.map { String(format: "%.1f MB", Double($0) / 1024) } ?? "failed" }
-    print("| \(csd), 3 s on JACK | \(mb(podiumKiB)) | \(mb(csoundKiB)) |")
+    print("\n### Memory: podium play vs the csound CLI on JACK, the same orchestra (Orchestras/sine.csd; resident pages read from /proc after 2.5 s)\n")
+    print("| process | peak resident | JACK's shared segment | program and libraries (file pages) | anonymous (heap, stacks, rings) |")
+    print("|---|---:|---:|---:|---:|")
+    func row(_ name: String, _ m: MemoryBreakdown?) {
+        print("| \(name) | \(mb(m?.peakKiB)) | \(mb(m?.jackKiB)) | \(mb(m?.fileKiB)) | \(mb(m?.anonKiB)) |")
+    }
+    row("podium play", podiumRun)
+    row("csound CLI", csoundRun)
+    if let a = podiumRun, let b = csoundRun {
+        print("| podium − csound | \(mb(a.peakKiB - b.peakKiB)) | \(mb(a.jackKiB - b.jackKiB)) | \(mb(a.fileKiB - b.fileKiB)) | \(mb(a.anonKiB - b.anonKiB)) |")
+    }
 }
 
 /// Runs the driver on its own server for `seconds` (under callgrind, bench/run counts the

@@ -368,15 +368,14 @@ do {
                              l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, row.note))
             }
         }
-        print("\n### Peak memory (resident set, /usr/bin/time): podium play vs the csound CLI on JACK, the same orchestra\n")
-        print("| run | podium | csound CLI |")
-        print("|---|---:|---:|")
         try memoryTable(podium: option("--podium") ?? ".build/release/podium")
         print("\n### Timetagged bundles to Podium: 8 bundles 4811 frames apart, sent together 200 ms ahead; each onset's error against the first + i × 4811 (frames)\n")
         print("| period | heard | errors |")
         print("|---:|---|---|")
         for row in bundleRows { print(row) }
         print("")
+    case "footprint":
+        try memoryTable(podium: option("--podium") ?? ".build/release/podium")
     case "beat":
         try beatSection(periods: (option("--periods") ?? "256,128").split(separator: ",").compactMap { Int($0) },
                         tempos: (option("--tempos") ?? "90,120,133,174").split(separator: ",").compactMap { Double($0) },
