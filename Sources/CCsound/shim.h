@@ -9,6 +9,7 @@
 #error "Csound's headers are missing: apt-get install libcsound64-dev (or run scripts/setup)"
 #endif
 #include <stdio.h>
+#include <malloc.h>
 
 /// MYFLT is a macro (double on Debian): give Swift a name for it.
 typedef MYFLT podium_myflt;
@@ -51,5 +52,11 @@ static inline int podium_string_try_store(void *stringdat, int32_t *lock, const 
   }
   if (lock) csoundSpinUnLock(lock);
   return stored;
+}
+
+/// Keeps the blocks Csound allocates of `bytes` or more on mmap (glibc's malloc.h, which Swift's
+/// Glibc module does not import): see LargeAllocations.swift.
+static inline int podium_keep_large_blocks_on_mmap(int bytes) {
+  return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 #endif

@@ -114,6 +114,7 @@ public final class JackDriver: @unchecked Sendable {
 
     // Thread: NRT (owner)
     public func start() throws {
+        LargeAllocations.keepOnMmap()
         let api = try JackAPI.open(name: jackOptions.clientName, server: jackOptions.serverName)
         do {
             let ksmps = try Alignment.ksmps(period: api.bufferSize, requested: jackOptions.ksmps)
