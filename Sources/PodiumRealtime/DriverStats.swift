@@ -11,6 +11,10 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var maxCallbackMicroseconds: Double
     /// The journal's k-cycle that ended the longest callback.
     public var maxCallbackCycle: UInt64
+    /// The longest callback's CPU time, the notes it started and the voices playing before it.
+    public var maxCallbackCPUMicroseconds: Double
+    public var maxCallbackNotes: UInt64
+    public var maxCallbackVoices: UInt64
     /// Mean time per recorded k-cycle spent handing audio to the recording (interleave + ring write).
     public var recordMicrosecondsPerCycle: Double
     /// Mean callback time since the last `resetCallbackTimes`.
@@ -67,6 +71,9 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         xruns = c(.xruns)
         maxCallbackMicroseconds = Double(c(.maxCallbackNs)) / 1000
         maxCallbackCycle = c(.maxCallbackCycle)
+        maxCallbackCPUMicroseconds = Double(c(.maxCallbackCPUNs)) / 1000
+        maxCallbackNotes = c(.maxCallbackNotes)
+        maxCallbackVoices = c(.maxCallbackVoices)
         periodMicroseconds = Double(c(.lastPeriodFrames)) / sampleRate * 1e6
         lastPeriod = Int(c(.lastPeriodFrames))
         deferredCommands = c(.deferredCommands)
@@ -110,7 +117,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var description: String {
         let pct = { (x: Double) in String(format: "%.1f%%", x * 100) }
         return "callbacks \(callbacks), k-cycles \(cycles), xruns \(xruns), commands \(commands) (late \(lateCommands)), "
-            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs (k-cycle \(maxCallbackCycle)), "
+            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs (k-cycle \(maxCallbackCycle), CPU \(String(format: "%.0f", maxCallbackCPUMicroseconds)) µs, \(maxCallbackNotes) notes started, \(maxCallbackVoices) voices), "
             + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), "
             + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
             + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")

@@ -46,10 +46,10 @@ func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -
         counterAdd(s, .silentCallbacks, 1)
     }
     let elapsed = _unsafePerformance { podium_now_ns() } &- started
-    recordDuration(s, nanoseconds: elapsed, frames: n)
+    let cpu = _unsafePerformance { podium_thread_cpu_ns() } &- startedCPU
+    recordDuration(s, nanoseconds: elapsed, cpu: cpu, frames: n)
     // The load guard counts the CPU time this thread used, not time it waited to be scheduled.
     if performed, n > 0, let engine = s.pointee.engine {
-        let cpu = _unsafePerformance { podium_thread_cpu_ns() } &- startedCPU
         s.pointee.loadGuard.observe(load: Double(cpu) * s.pointee.sampleRate / (Double(n) * 1e9),
                                     voices: RTEngine.load(engine.voices))
     }
@@ -72,6 +72,8 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     let inputs = s.pointee.inBuffers, outputs = s.pointee.outBuffers
 
     s.pointee.budget = s.pointee.eventsPerCallback
+    let voices = RTEngine.load(engine.voices)
+    s.pointee.voicesBefore = voices >= 0 && voices < 1e9 ? Int(voices) : 0  // (NaN fails both)
     // Follow mode: JACK transport moves the clock before any command reads it.
     if s.pointee.transportMode == 2 { followTransport(s, frames: n) }
     drainCommands(s, engine, cycleStart: frameTime, ksmps: ksmps)
@@ -262,13 +264,19 @@ func counterAdd(_ s: UnsafeMutablePointer<RTState>, _ index: StatIndex, _ value:
 /// Callback time against the period budget: a histogram in 0.5 % steps, and the maximum.
 // Thread: RT
 @_noLocks @_noAllocation
-func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, frames n: Int) {
+func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, cpu: UInt64, frames n: Int) {
     let budget = Double(n) / s.pointee.sampleRate * 1e9
     let bucket = min(Int(Double(nanoseconds) / budget * 200), s.pointee.histogramBuckets - 1)
+    let notes = UInt64(max(0, s.pointee.eventsPerCallback - s.pointee.budget))
+    let voices = UInt64(max(0, s.pointee.voicesBefore))
     _unsafePerformance {
-        // Which callback was the longest: the journal's k-cycle that ended it.
+        // Which callback was the longest: the journal's k-cycle that ended it, its CPU time,
+        // the notes it started and the voices that were playing.
         if nanoseconds > podium_counter_load(s.pointee.stats + StatIndex.maxCallbackNs.rawValue) {
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackCycle.rawValue, UInt64(max(0, s.pointee.cycle)))
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackCPUNs.rawValue, cpu)
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackNotes.rawValue, notes)
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackVoices.rawValue, voices)
         }
         podium_counter_add(s.pointee.stats + StatIndex.callbacks.rawValue, 1)
         podium_counter_max(s.pointee.stats + StatIndex.maxCallbackNs.rawValue, nanoseconds)

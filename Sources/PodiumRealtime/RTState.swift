@@ -32,6 +32,9 @@ public enum StatIndex: Int, CaseIterable {
     /// Slices of tables built off the audio thread that the callback took (copied, or refused
     /// when their table was gone: then also counted in `refusedTables`).
     case stagedSlices
+    /// The longest callback's own CPU time (wall time less the time it waited to run), the notes
+    /// it started and the voices active before it: what made it long.
+    case maxCallbackCPUNs, maxCallbackNotes, maxCallbackVoices
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic
@@ -114,6 +117,8 @@ struct RTState: ~Copyable {
 
     /// RT: notes and tables this callback may still start (see RTLimits.eventsPerCallback).
     var budget = 0
+    /// RT: the engine's active instances when this callback began (for the longest callback's record).
+    var voicesBefore = 0
     let eventsPerCallback = RTLimits.eventsPerCallback
     let maximumVoices = RTLimits.maximumVoices
     /// RT (its limit set by NRT before activation): the DSP load guard.
