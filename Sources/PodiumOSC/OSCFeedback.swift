@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// What subscribers hear back: echoes of input values (every value of a message), output

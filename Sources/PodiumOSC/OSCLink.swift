@@ -1,3 +1,4 @@
+import PodiumHost
 import PodiumRealtime
 
 /// Ableton Link over OSC:

@@ -1,3 +1,4 @@
+import PodiumHost
 import PodiumRealtime
 
 /// Maps OSC timetags to JACK frames. JACK's own smoothed clock (its DLL) gives the frame for a

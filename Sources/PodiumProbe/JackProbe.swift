@@ -1,4 +1,5 @@
 import CJack
+import PodiumHost
 import PodiumRealtime
 import Foundation
 import Synchronization

@@ -16,7 +16,7 @@ import PodiumEngine
 /// The process callback JACK calls; `arg` is the `RTState`.
 // Thread: RT (JACK process thread)
 @_noLocks @_noAllocation
-func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let s = arg.assumingMemoryBound(to: RTState.self)
     s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing)

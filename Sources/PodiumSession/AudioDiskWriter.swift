@@ -1,5 +1,6 @@
 import Foundation
 import PodiumAudioFile
+import PodiumHost
 import PodiumRealtime
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PodiumHost
 import PodiumRealtime
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumHost
 import PodiumRealtime
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumAudioFile
+import PodiumHost
 import PodiumRealtime
 
 /// What a replay renders: one audio take (to compare with its audio file), or the whole

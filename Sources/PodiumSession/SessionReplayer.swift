@@ -1,6 +1,7 @@
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// What a replay did.

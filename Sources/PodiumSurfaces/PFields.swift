@@ -1,3 +1,4 @@
+import PodiumHost
 import PodiumRealtime
 
 /// How many p-fields an instrument reads, from its orchestra text (`p5`, `p(5)` is not

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// Presets: every input channel's value, saved under a name and restored on the audio thread

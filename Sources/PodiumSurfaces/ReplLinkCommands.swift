@@ -1,3 +1,4 @@
+import PodiumHost
 import PodiumRealtime
 
 // The REPL's Ableton Link command: `:link` (status), `:link on`, `:link off`, and

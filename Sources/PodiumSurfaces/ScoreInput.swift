@@ -1,4 +1,5 @@
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// The one way score reaches the engine from a surface (REPL, script, OSC, csound port, and

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// Plays a `Script` into a driver from its own thread (one command producer).

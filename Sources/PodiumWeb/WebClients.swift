@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWebSocket
 import PodiumEngine
 import PodiumOSC
+import PodiumHost
 import PodiumRealtime
 import PodiumSurfaces
 import Synchronization

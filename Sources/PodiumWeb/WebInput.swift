@@ -1,6 +1,7 @@
 import Foundation
 import PodiumEngine
 import PodiumOSC
+import PodiumHost
 import PodiumRealtime
 import PodiumSurfaces
 

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PodiumOSC
+import PodiumHost
 import PodiumRealtime
 import Synchronization
 

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import PodiumEngine
 import PodiumOSC
+import PodiumHost
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumOSC
+import PodiumHost
 import PodiumRealtime
 import PodiumSurfaces
 import PodiumWeb

@@ -3,6 +3,7 @@ import PodiumEngine
 import PodiumOSC
 import PodiumProbe
 import PodiumAudioFile
+import PodiumHost
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces

@@ -1,7 +1,9 @@
 import Foundation
 import PodiumOSC
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
+import PodiumSession
 import PodiumSurfaces
 import Testing
 

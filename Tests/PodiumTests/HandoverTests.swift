@@ -2,6 +2,7 @@ import CCsound
 import Foundation
 import PodiumEngine
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import PodiumProbe
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
+import PodiumSession
 import Testing
 
 @Suite("The DSP load guard's rule")

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumEngine
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces

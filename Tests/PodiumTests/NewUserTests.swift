@@ -2,6 +2,7 @@ import Foundation
 import PodiumEngine
 @testable import PodiumOSC
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import PodiumSurfaces
 import Testing

@@ -4,6 +4,7 @@ import PodiumEngine
 import PodiumOSC
 import PodiumSurfaces
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import Testing
 

@@ -3,6 +3,7 @@ import PodiumAudioFile
 import PodiumEngine
 import PodiumProbe
 import PodiumOSC
+import PodiumHost
 import PodiumRealtime
 import PodiumSurfaces
 import PodiumSession

@@ -1,6 +1,8 @@
 import Foundation
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
+import PodiumSession
 import PodiumSurfaces
 import Testing
 

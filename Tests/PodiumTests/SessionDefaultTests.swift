@@ -3,6 +3,7 @@ import Foundation
 import PodiumAudioFile
 import PodiumEngine
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import PodiumSession
 import Testing

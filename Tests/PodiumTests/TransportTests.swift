@@ -1,5 +1,6 @@
 import CJack
 import Foundation
+@testable import PodiumHost
 @testable import PodiumRealtime
 import PodiumEngine
 import PodiumProbe

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumEngine
 import PodiumOSC
+@testable import PodiumHost
 @testable import PodiumRealtime
 import PodiumWeb
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import PodiumEngine
 import PodiumOSC
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import PodiumWeb
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumEngine
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 
 /// What reloads cost the audio thread: 8 vco2 voices play while live code of each kind is

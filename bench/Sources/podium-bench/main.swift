@@ -5,6 +5,7 @@ import PodiumAudioFile
 import PodiumEngine
 import PodiumOSC
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces

@@ -2,6 +2,7 @@ import CJack
 import Foundation
 import PodiumEngine
 import Synchronization
+import PodiumRealtime
 
 /// Runs an engine inside the JACK process callback and keeps it running: engine rebuilds
 /// when the period stops dividing by ksmps, reconnection when the server goes away.
@@ -269,7 +270,7 @@ public final class JackDriver: @unchecked Sendable {
         state.pointee.serverGone.store(false, ordering: .releasing)
         try api.setCallbacks(state: UnsafeMutableRawPointer(state))
         state.pointee.transportMode = jackOptions.transport.code
-        state.pointee.follower = TransportFollower()
+        state.pointee.follower = TransportFollower.fresh
         if jackOptions.transport == .master { try api.becomeTimebaseMaster(state: UnsafeMutableRawPointer(state)) }
         try handoverLock.withLock {
             state.pointee.callbacksMayRun.store(true, ordering: .releasing)

@@ -1,4 +1,5 @@
 import CJack
+import PodiumRealtime
 
 /// A snapshot of the audio thread's counters.
 public struct DriverStats: Sendable, CustomStringConvertible {

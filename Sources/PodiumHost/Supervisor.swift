@@ -2,6 +2,7 @@ import CJack
 import Foundation
 import PodiumEngine
 import Synchronization
+import PodiumRealtime
 
 // The supervisor thread (`podium-supervisor`, NRT): drains what the audio thread applied into
 // the journal and the console, rebuilds the engine when the period stops dividing by ksmps,

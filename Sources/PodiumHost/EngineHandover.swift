@@ -2,6 +2,7 @@ import CJack
 import Foundation
 import PodiumEngine
 import Synchronization
+import PodiumRealtime
 
 // The driver's half of the handovers (engine bundle, record tap, binding table; the callback's
 // half is in Adoption.swift). The callback is the only writer of what it owns:
