@@ -54,11 +54,15 @@ let package = Package(
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // Sessions: recording a performance to disk, listing, repairing and replaying it.
         .target(name: "PodiumSession", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost"]),
+        // A performance (driver, session, surfaces) started and stopped as one object: the CLI's
+        // `play`, tests and other front ends.
+        .target(name: "PodiumPerformance", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
+                                                         "PodiumOSC", "PodiumSession", "PodiumWeb"]),
         // The command-line tool.
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
-                           "PodiumOSC", "PodiumSession", "PodiumWeb", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],
