@@ -24,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Headers of our own: relaxed atomics on plain memory; clocks and a helper thread's nice value.
+        .systemLibrary(name: "CAtomics"),
+        .systemLibrary(name: "CThreads"),
         // Ableton Link (Debian ableton-link-dev: header-only C++ on asio) behind a C interface of our own.
         .target(name: "CLinkBridge",
                 cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
@@ -35,12 +38,12 @@ let package = Package(
         .target(name: "PodiumAudioFile", dependencies: ["CSndfile"]),
         // The real-time core: what the JACK process callback runs (POD commands, SPSC rings, the
         // callback, its clock and guards) and its halves of the hand-offs. Nothing else.
-        .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack", "CLinkBridge"]),
+        .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack", "CAtomics", "CThreads", "CLinkBridge"]),
         // Non-real-time owners: the driver, the supervisor, the handovers' NRT side, live coding,
         // bindings, the journal, the JACK server and client calls, transport and Link's app side.
-        .target(name: "PodiumHost", dependencies: ["PodiumEngine", "PodiumRealtime", "CJack", "CLinkBridge"]),
+        .target(name: "PodiumHost", dependencies: ["PodiumEngine", "PodiumRealtime", "CJack", "CAtomics", "CThreads", "CLinkBridge"]),
         // Control surfaces: turn performer input (scripts, the REPL, piped input, live loops) into Commands.
-        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "CReadline", "CJack"]),
+        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "CReadline", "CJack", "CThreads"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
         .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),

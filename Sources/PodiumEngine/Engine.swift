@@ -6,8 +6,12 @@ import Foundation
 /// cached channel pointers, which belong to whoever performs (JACK callback or offline driver).
 public final class Engine: @unchecked Sendable {
     public let console: Console
+    /// Host-implemented MIDI input (the queue the performing thread fills each k-cycle).
+    public let midi = MIDIInput()
     public let options: EngineOptions
     let api: CsoundAPI
+    /// Csound's host data: the console's and the MIDI queue's state.
+    let hostData: UnsafeMutablePointer<EngineHostData>
     public private(set) var started = false
     /// Instruments defined by every orchestra compiled so far (numbers and names).
     public private(set) var instruments = InstrumentTable()
@@ -26,7 +30,12 @@ public final class Engine: @unchecked Sendable {
         try options.validate()
         self.console = console
         self.options = options
-        api = try CsoundAPI.create(hostData: console.hostData)
+        hostData = .allocate(capacity: 1)
+        hostData.initialize(to: EngineHostData(console: console.shared, midi: midi.queue))
+        do { api = try CsoundAPI.create(hostData: UnsafeMutableRawPointer(hostData)) } catch {
+            hostData.deallocate()
+            throw error
+        }
         api.setMessageCallback(consoleMessageCallback)
         api.useHostAudio()
         for flag in options.csoundFlags { try api.setOption(flag) }
@@ -39,6 +48,7 @@ public final class Engine: @unchecked Sendable {
     deinit {
         if started { api.cleanup() }
         api.destroy()
+        hostData.deallocate()
     }
 
     public static var csoundVersion: String {
@@ -172,7 +182,7 @@ public final class Engine: @unchecked Sendable {
                         scoredMarker: try! controlChannelPointer(Engine.scoredMarker),
                         voices: try! controlChannelPointer(Engine.voicesChannel),
                         clock: ClockChannels(ClockChannels.names.map { try! controlChannelPointer($0) }),
-                        console: console.realtimeHandle)
+                        console: console.realtimeHandle, midi: midi.realtimeHandle)
     }
 
     /// Compiles orchestra code while the engine performs: parsed and checked here (errors

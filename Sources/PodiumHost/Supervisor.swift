@@ -1,8 +1,10 @@
+import CAtomics
 import CJack
+import CThreads
 import Foundation
 import PodiumEngine
-import Synchronization
 import PodiumRealtime
+import Synchronization
 
 // The supervisor thread (`podium-supervisor`, NRT): drains what the audio thread applied into
 // the journal and the console, rebuilds the engine when the period stops dividing by ksmps,

@@ -69,7 +69,7 @@ public final class OSCSurface: @unchecked Sendable {
         orchestraFile = reloadSource
         // The map's MIDI controllers, and the output channels feedback reads after each
         // k-cycle, go through the driver's bindings.
-        let outputs = driver.engine.channels().filter { $0.isOutput && $0.kind == .control && !$0.name.hasPrefix("podium.") }
+        let outputs = driver.engine.channels().filter(\.isPerformerOutput)
             .map { Binding(source: .output, channel: $0.name) }
         try driver.setBindings(driver.bindings.filter { $0.source != .output } + (map?.midiBindings ?? []) + outputs)
         // Declared defaults go in before the first controller moves.

@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 
 /// Levels of what Podium sends to each JACK output port, for meters: the peak and the sum of

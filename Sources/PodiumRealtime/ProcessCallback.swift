@@ -1,4 +1,6 @@
+import CAtomics
 import CJack
+import CThreads
 import PodiumEngine
 
 // The JACK process callback and everything it calls. Stage order per callback:
@@ -119,7 +121,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             }
         }
 
-        engine.console.clearMIDI()
+        engine.midi.clear()
         if let b = midiBuffer {
             midiNext = queueMIDI(s, engine, b, events: midiEvents, from: midiNext, before: k + ksmps, cycleStart: cycleStart)
         }
@@ -204,7 +206,7 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         if size == 3, bytes[0] & 0xF0 == 0xB0, let table = s.pointee.bindings {
             applyControlChange(s, table, status: bytes[0], controller: bytes[1], value: bytes[2], cycleStart: cycleStart)
         }
-        if engine.console.queueMIDI(bytes, count: size) {
+        if engine.midi.add(bytes, count: size) {
             var record = Applied(kind: .midi, id: 0, cycle: s.pointee.cycle, frame: cycleStart)
             record.command.count = Int32(size)
             withUnsafeMutableBytes(of: &record.command.pfields) { p in

@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 
 // Recording, the audio thread's half (JACK's capture_client.c pattern): after each k-cycle
