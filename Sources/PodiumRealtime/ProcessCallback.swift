@@ -199,7 +199,7 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         // Only complete channel messages reach Csound: its MIDI parser indexes tables with
         // data bytes, and a stray byte ≥ 0x80 there crashed libcsound (fuzz, issue 18).
         // SysEx and system messages are not for Csound's MIDI input either.
-        guard InputCheck.isChannelMessage(bytes, count: size) else {
+        guard MIDIMessage.isChannelMessage(bytes, count: size) else {
             counterAdd(s, .malformedMIDI, 1)
             continue
         }
