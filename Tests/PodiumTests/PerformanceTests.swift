@@ -34,16 +34,25 @@ final class PerformanceTests {
     </CsoundSynthesizer>
     """
 
+    /// A performance of `csd` written in a fresh directory, on `server`, without the surfaces
+    /// that need a terminal or a fixed port.
+    static func options(server: String, tag: String = #function) throws -> (PerformanceOptions, URL) {
+        let dir = Paths.temporaryDirectory(tag)
+        let file = dir.appendingPathComponent("tone.csd").path
+        try csd.write(toFile: file, atomically: true, encoding: .utf8)
+        var options = PerformanceOptions(orchestra: file, source: .csd(path: file), seed: 7,
+                                         jack: JackOptions(clientName: "perf", serverName: server, connect: false),
+                                         sessions: dir.appendingPathComponent("Sessions").path)
+        options.startServer = false
+        options.osc = nil
+        options.web = nil
+        return (options, dir)
+    }
+
     @Test("a Performance plays (a 440 Hz tone reaches a capture client), its session is kept, and stop leaves no client, port or surface behind")
     func startsPlaysAndStops() throws {
-        let dir = Paths.temporaryDirectory()
-        let file = dir.appendingPathComponent("tone.csd").path
-        try PerformanceTests.csd.write(toFile: file, atomically: true, encoding: .utf8)
-        let sessions = dir.appendingPathComponent("Sessions").path
-        var options = PerformanceOptions(orchestra: file, source: .csd(path: file), seed: 7,
-                                         jack: JackOptions(clientName: "perf", serverName: server.name, connect: false),
-                                         sessions: sessions)
-        options.startServer = false
+        var (options, _) = try PerformanceTests.options(server: server.name)
+        let file = options.orchestra, sessions = options.sessions
         options.osc = OSCOptions(port: 0)
         options.web = WebOptions(port: 0)
         let said = Mutex<[String]>([])
@@ -87,13 +96,7 @@ final class PerformanceTests {
 
     @Test("a Performance that cannot start (no such server) throws and leaves nothing running")
     func failedStart() throws {
-        let dir = Paths.temporaryDirectory()
-        let file = dir.appendingPathComponent("tone.csd").path
-        try PerformanceTests.csd.write(toFile: file, atomically: true, encoding: .utf8)
-        var options = PerformanceOptions(orchestra: file, source: .csd(path: file), seed: 7,
-                                         jack: JackOptions(clientName: "perf", serverName: "podium-test-no-such-server", connect: false),
-                                         sessions: dir.appendingPathComponent("Sessions").path)
-        options.startServer = false
+        let (options, _) = try PerformanceTests.options(server: "podium-test-no-such-server")
         let performance = Performance(options: options, say: { _ in }, output: { _ in })
         #expect(throws: PerformanceError.self) { try performance.start() }
         #expect(performance.driver == nil)
