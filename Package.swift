@@ -70,7 +70,7 @@ let package = Package(
             ]
         ),
         // Measuring tools for tests and benchmarks: a dummy JACK server, a frame-stamped capture client.
-        .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumRealtime", "PodiumHost"]),
+        .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumHost"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
         .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
                                                              "PodiumSession", "PodiumAudioFile", "PodiumWeb"],

@@ -1,6 +1,6 @@
 import Glibc
-import Synchronization
 import PodiumRealtime
+import Synchronization
 
 /// The last inputs that reached the engine (commands as posted, orchestra code as compiled),
 /// kept in memory allocated once so that a fatal-signal handler can print them without

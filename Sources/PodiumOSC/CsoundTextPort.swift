@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 import PodiumSurfaces
 import Synchronization
 

@@ -1,7 +1,5 @@
 import Foundation
 import PodiumEngine
-import PodiumHost
-import PodiumRealtime
 
 /// What subscribers hear back: echoes of input values (every value of a message), output
 /// channels that moved, console lines, started/stopped.

@@ -1,5 +1,3 @@
-import PodiumHost
-import PodiumRealtime
 
 /// Ableton Link over OSC:
 ///   - `/podium/link ,i 1|0` joins or leaves the session; `/podium/link` alone asks;

@@ -1,7 +1,5 @@
 import Foundation
 import PodiumEngine
-import PodiumHost
-import PodiumRealtime
 import PodiumSurfaces
 
 /// Controller messages through the orchestra's OSC map (`OSCMap`): scaled channels, toggles,

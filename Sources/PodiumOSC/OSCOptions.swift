@@ -1,5 +1,4 @@
 import Foundation
-import PodiumHost
 
 /// Where and from whom Podium takes OSC.
 public struct OSCOptions: Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 import PodiumSurfaces
 
 /// A performance's live loops: the scheduler, and the loops file beside the orchestra

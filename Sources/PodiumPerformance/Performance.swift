@@ -3,7 +3,6 @@ import Foundation
 import PodiumEngine
 import PodiumHost
 import PodiumOSC
-import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
 import PodiumWeb

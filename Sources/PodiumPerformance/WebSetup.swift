@@ -1,7 +1,6 @@
 import Foundation
-import PodiumOSC
 import PodiumHost
-import PodiumRealtime
+import PodiumOSC
 import PodiumSurfaces
 import PodiumWeb
 

@@ -1,5 +1,5 @@
-import Synchronization
 import PodiumEngine
+import Synchronization
 
 // The callback's half of the handovers (see `HandoverState` and `JackDriver.handOver`): the
 // callback is the only writer of what it owns. It takes an offer (offered → taking), swaps the

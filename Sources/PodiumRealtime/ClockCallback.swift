@@ -1,5 +1,5 @@
-import Synchronization
 import PodiumEngine
+import Synchronization
 
 // The callback's half of the beat clock (`BeatClock`, owned by the callback in `RTState.clock`):
 // changes from commands, the journal record of each re-anchoring, and the snapshot other

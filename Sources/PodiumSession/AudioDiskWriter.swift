@@ -1,6 +1,5 @@
 import Foundation
 import PodiumAudioFile
-import PodiumHost
 import PodiumRealtime
 import Synchronization
 

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import PodiumHost
-import PodiumRealtime
 import Synchronization
 
 /// What is left when something faults anyway (Csound on the audio thread, a parser, Podium):

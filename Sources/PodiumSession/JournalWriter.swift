@@ -1,6 +1,5 @@
 import Foundation
 import PodiumHost
-import PodiumRealtime
 import Synchronization
 
 /// What a journal's lines add up to: lines, events, engines, and the frames from the engine's

@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 
 /// A performance's session and its audio takes, for the CLI, the REPL and OSC.
 ///

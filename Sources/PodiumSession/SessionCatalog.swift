@@ -1,7 +1,6 @@
 import Foundation
 import PodiumAudioFile
 import PodiumHost
-import PodiumRealtime
 
 /// One session as `podium sessions` lists it.
 public struct SessionListing: Sendable {

@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 
 /// Names, stamps and file helpers shared by a session's parts.
 enum SessionFiles {

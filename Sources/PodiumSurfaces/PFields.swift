@@ -1,4 +1,3 @@
-import PodiumHost
 import PodiumRealtime
 
 /// How many p-fields an instrument reads, from its orchestra text (`p5`, `p(5)` is not

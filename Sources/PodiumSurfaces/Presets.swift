@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 
 /// Presets: every input channel's value, saved under a name and restored on the audio thread
 /// through the caller's command producer (each value lands on one k-cycle, and is journaled).

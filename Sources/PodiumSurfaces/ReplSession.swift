@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 
 /// Carries out what the performer typed (REPL, piped stdin, `--script`), on one thread
 /// (the REPL's), through one command producer. Output goes to `print`.

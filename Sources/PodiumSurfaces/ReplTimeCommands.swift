@@ -1,5 +1,4 @@
 import PodiumHost
-import PodiumRealtime
 
 // The REPL's musical-time commands: `:tempo`, `:quant`, `:loops`, `:stop`, and loop blocks.
 extension ReplSession {

@@ -1,6 +1,5 @@
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 
 /// The one way score reaches the engine from a surface (REPL, script, OSC, csound port, and
 /// the surfaces to come): statements read by `ScoreLine`, instruments resolved, numbers checked,

@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
-import PodiumRealtime
 
 /// A scripted performance: lines of score or commands, each optionally at a time.
 ///

@@ -1,5 +1,4 @@
 import PodiumHost
-import PodiumRealtime
 
 /// A score line's musical timing prefix, for every surface that takes score text:
 ///

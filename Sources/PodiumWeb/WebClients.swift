@@ -1,9 +1,8 @@
 import Foundation
 import HummingbirdWebSocket
 import PodiumEngine
-import PodiumOSC
 import PodiumHost
-import PodiumRealtime
+import PodiumOSC
 import PodiumSurfaces
 import Synchronization
 

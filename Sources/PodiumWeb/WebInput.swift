@@ -1,7 +1,7 @@
 import Foundation
 import PodiumEngine
-import PodiumOSC
 import PodiumHost
+import PodiumOSC
 import PodiumRealtime
 import PodiumSurfaces
 

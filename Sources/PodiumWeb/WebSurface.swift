@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import PodiumOSC
 import PodiumHost
+import PodiumOSC
 import PodiumRealtime
 import Synchronization
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
 import PodiumPerformance
-import PodiumHost
 import PodiumRealtime
 import PodiumSurfaces
 import PodiumWeb

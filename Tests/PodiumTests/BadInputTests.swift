@@ -1,9 +1,9 @@
 import Foundation
+import PodiumAudioFile
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
 import PodiumProbe
-import PodiumAudioFile
-import PodiumHost
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces

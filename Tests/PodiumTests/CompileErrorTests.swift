@@ -1,8 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumProbe
-import PodiumHost
-import PodiumRealtime
 import PodiumSurfaces
 import Testing
 

@@ -1,8 +1,8 @@
 import CCsound
 import Foundation
 import PodiumEngine
-import PodiumProbe
 import PodiumHost
+import PodiumProbe
 import PodiumRealtime
 import Synchronization
 import Testing

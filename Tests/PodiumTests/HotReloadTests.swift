@@ -1,8 +1,7 @@
 import Foundation
 import PodiumEngine
-import PodiumProbe
 import PodiumHost
-import PodiumRealtime
+import PodiumProbe
 import PodiumSurfaces
 import Synchronization
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-import PodiumProbe
 import PodiumHost
+import PodiumProbe
 import PodiumRealtime
 import PodiumSession
 import Testing

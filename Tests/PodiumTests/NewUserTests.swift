@@ -1,9 +1,8 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 @testable import PodiumOSC
 import PodiumProbe
-import PodiumHost
-import PodiumRealtime
 import PodiumSurfaces
 import Testing
 

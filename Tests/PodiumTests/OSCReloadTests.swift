@@ -1,8 +1,7 @@
 import Foundation
+import PodiumHost
 import PodiumOSC
 import PodiumProbe
-import PodiumHost
-import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
 import Testing

@@ -1,11 +1,10 @@
 import CJack
 import Foundation
 import PodiumEngine
-import PodiumOSC
-import PodiumSurfaces
-import PodiumProbe
 import PodiumHost
-import PodiumRealtime
+import PodiumOSC
+import PodiumProbe
+import PodiumSurfaces
 import Testing
 
 /// The OSC surface driven by real third-party clients (liblo's oscsend, python-osc)

@@ -1,12 +1,11 @@
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
-import PodiumProbe
-import PodiumOSC
 import PodiumHost
-import PodiumRealtime
-import PodiumSurfaces
+import PodiumOSC
+import PodiumProbe
 import PodiumSession
+import PodiumSurfaces
 import Testing
 
 /// The example orchestras: each renders offline and plays its scripted demo on a dummy JACK server.

@@ -1,7 +1,6 @@
 import Foundation
-import PodiumProbe
 import PodiumHost
-import PodiumRealtime
+import PodiumProbe
 import PodiumSession
 import PodiumSurfaces
 import Testing

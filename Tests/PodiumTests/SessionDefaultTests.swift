@@ -2,9 +2,8 @@ import CJack
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
-import PodiumProbe
 import PodiumHost
-import PodiumRealtime
+import PodiumProbe
 import PodiumSession
 import Testing
 

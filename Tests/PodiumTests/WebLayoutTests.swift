@@ -1,7 +1,7 @@
 import Foundation
 import PodiumEngine
-import PodiumOSC
 @testable import PodiumHost
+import PodiumOSC
 @testable import PodiumRealtime
 import PodiumWeb
 import Testing

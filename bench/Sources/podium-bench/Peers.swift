@@ -6,7 +6,6 @@ import PodiumEngine
 import PodiumOSC
 import PodiumProbe
 import PodiumHost
-import PodiumRealtime
 import PodiumSession
 import CJack
 

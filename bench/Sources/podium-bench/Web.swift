@@ -6,7 +6,6 @@ import PodiumEngine
 import PodiumOSC
 import PodiumProbe
 import PodiumHost
-import PodiumRealtime
 import PodiumWeb
 
 /// The pages: `bench/web_pages.py` holds N WebSocket connections that read everything Podium
