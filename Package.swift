@@ -24,6 +24,9 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Headers of our own: relaxed atomics on plain memory; clocks and a helper thread's nice value.
+        .systemLibrary(name: "CAtomics"),
+        .systemLibrary(name: "CThreads"),
         // Ableton Link (Debian ableton-link-dev: header-only C++ on asio) behind a C interface of our own.
         .target(name: "CLinkBridge",
                 cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
@@ -33,15 +36,19 @@ let package = Package(
         .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack"]),
         // Audio files through libsndfile (render output, session recording).
         .target(name: "PodiumAudioFile", dependencies: ["CSndfile"]),
-        // The real-time core: POD commands, SPSC rings, the JACK process callback and its driver.
-        .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack", "CLinkBridge"]),
-        // Control surfaces: turn performer input (scripts; REPL, OSC, MIDI later) into Commands.
-        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "CReadline", "CJack"]),
+        // The real-time core: what the JACK process callback runs (POD commands, SPSC rings, the
+        // callback, its clock and guards) and its halves of the hand-offs. Nothing else.
+        .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack", "CAtomics", "CThreads", "CLinkBridge"]),
+        // Non-real-time owners: the driver, the supervisor, the handovers' NRT side, live coding,
+        // bindings, the journal, the JACK server and client calls, transport and Link's app side.
+        .target(name: "PodiumHost", dependencies: ["PodiumEngine", "PodiumRealtime", "CJack", "CAtomics", "CThreads", "CLinkBridge"]),
+        // Control surfaces: turn performer input (scripts, the REPL, piped input, live loops) into Commands.
+        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "CReadline", "CJack", "CThreads"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
-        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "CLo",
+        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),
         // The browser surface: a stage page served over HTTP, controls and feedback over WebSocket.
-        .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC", "CZlib",
+        .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "CZlib",
                                                  .product(name: "Hummingbird", package: "hummingbird"),
                                                  .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                                  .product(name: "Logging", package: "swift-log")],
@@ -49,27 +56,31 @@ let package = Package(
         // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // Sessions: recording a performance to disk, listing, repairing and replaying it.
-        .target(name: "PodiumSession", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime"]),
+        .target(name: "PodiumSession", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost"]),
+        // A performance (driver, session, surfaces) started and stopped as one object: the CLI's
+        // `play`, tests and other front ends.
+        .target(name: "PodiumPerformance", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
+                                                         "PodiumOSC", "PodiumSession", "PodiumWeb"]),
         // The command-line tool.
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Measuring tools for tests and benchmarks: a dummy JACK server, a frame-stamped capture client.
-        .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumRealtime"]),
+        .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumHost"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
-        .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
+        .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
                                                              "PodiumSession", "PodiumAudioFile", "PodiumWeb"],
                           path: "bench/Sources/podium-bench"),
         // Tests only: counts the heap allocations of one thread (the audio thread).
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
         .testTarget(
             name: "PodiumTests",
-            dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumSurfaces",
-                           "PodiumOSC", "PodiumSession", "PodiumWeb", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
+            dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
+                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

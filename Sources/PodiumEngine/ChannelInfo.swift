@@ -25,6 +25,14 @@ public struct ChannelInfo: Equatable, Sendable {
     public var isInput: Bool
     /// The orchestra writes it (mode 2 or 3): the host may read it.
     public var isOutput: Bool
+    /// Podium's own channels (`podium.*`: the beat clock, the markers, the voice count): never
+    /// the performer's to set, show or keep.
+    public var isPodiums: Bool { name.hasPrefix("podium.") }
+    /// A control channel the performer sets: what sessions and presets keep, what an engine
+    /// rebuild carries over, what the stage page shows as controls.
+    public var isPerformerInput: Bool { kind == .control && isInput && !isPodiums }
+    /// A control channel the orchestra writes for the performer to see (feedback, meters).
+    public var isPerformerOutput: Bool { kind == .control && isOutput && !isPodiums }
     /// From `chn_k`'s imin/imax/idflt when given (itype 1–3).
     public var range: Range?
     /// Where a generated control goes: `chn_k`'s ix, iy, iwidth, iheight (a front end's own

@@ -34,39 +34,7 @@ struct ConsoleShared: ~Copyable {
     let rtDropped = Atomic<Int>(0)
     /// The NRT side (any other thread that prints: compile, parse, offline perform).
     let owner: Unmanaged<Console>
-    /// Host-implemented MIDI input: the bytes Csound reads in the coming k-cycle (written by the
-    /// performing thread before csoundPerformKsmps, read by Csound's MIDI callback inside it).
-    let midiBytes: UnsafeMutablePointer<UInt8>
-    var midiCount = 0
-    var midiRead = 0
 }
-
-let midiQueueCapacity = 4096
-/// The same, as something the audio thread can read without lazy global initialisation.
-var midiQueueCapacityRT: Int { @inline(__always) get { 4096 } }
-
-/// Csound opens host MIDI input: its user data is this engine's shared state.
-// Thread: NRT (csoundStart)
-let midiOpenCallback: @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafePointer<CChar>?) -> Int32 = { cs, userData, _ in
-    guard let cs, let userData else { return -1 }
-    userData.pointee = CsoundAPI.hostData(cs)
-    return 0
-}
-
-/// Csound reads host MIDI input once per k-cycle, on the performing thread: copy and return.
-// Thread: RT (inside csoundPerformKsmps)
-@_noLocks @_noAllocation
-func midiRead(_ cs: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ buf: UnsafeMutablePointer<UInt8>?, _ nBytes: Int32) -> Int32 {
-    guard let userData, let buf else { return 0 }
-    let s = userData.assumingMemoryBound(to: ConsoleShared.self)
-    let n = min(Int(nBytes), s.pointee.midiCount - s.pointee.midiRead)
-    guard n > 0 else { return 0 }
-    let from = s.pointee.midiBytes + s.pointee.midiRead
-    for i in 0..<n { buf[i] = from[i] }
-    s.pointee.midiRead += n
-    return Int32(n)
-}
-let midiReadCallback: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = midiRead
 
 let recordHeaderSize = 6
 let maxRecordText = 1024
@@ -86,7 +54,7 @@ func consoleWriteRT(_ shared: UnsafeMutablePointer<ConsoleShared>, _ attr: Int32
 @_noLocks @_noAllocation
 func consoleMessage(_ cs: OpaquePointer?, _ attr: Int32, _ text: UnsafePointer<CChar>?) {
     guard let cs, let text, let host = _unsafePerformance({ CsoundAPI.hostData(cs) }) else { return }
-    let shared = host.assumingMemoryBound(to: ConsoleShared.self)
+    let shared = host.assumingMemoryBound(to: EngineHostData.self).pointee.console
     if _unsafePerformance({ UInt(pthread_self()) }) == shared.pointee.rtThread.load(ordering: .acquiring) {
         consoleWriteRT(shared, attr, text)
     } else {
@@ -113,14 +81,10 @@ public final class Console: @unchecked Sendable {
     // Thread: NRT (owner)
     public init(ringBytes: Int = 1 << 16) {
         shared = .allocate(capacity: 1)
-        let midi = UnsafeMutablePointer<UInt8>.allocate(capacity: midiQueueCapacity)
-        midi.initialize(repeating: 0, count: midiQueueCapacity)
-        shared.initialize(to: ConsoleShared(rtRing: ConsoleRing(slots: max(16, ringBytes / ConsoleRing.slotBytes)), owner: .passUnretained(self),
-                                            midiBytes: midi))
+        shared.initialize(to: ConsoleShared(rtRing: ConsoleRing(slots: max(16, ringBytes / ConsoleRing.slotBytes)), owner: .passUnretained(self)))
     }
 
     deinit {
-        shared.pointee.midiBytes.deallocate()
         shared.deinitialize(count: 1)
         shared.deallocate()
     }
@@ -128,8 +92,6 @@ public final class Console: @unchecked Sendable {
     /// A handle the audio thread keeps without reference counting.
     public var realtimeHandle: RealtimeConsoleHandle { RealtimeConsoleHandle(shared: shared) }
 
-    /// The raw pointer Csound gets as host data.
-    var hostData: UnsafeMutableRawPointer { UnsafeMutableRawPointer(shared) }
 
     /// The pthread_t of the thread that last performed in real time (0: none yet).
     public var realtimeThread: UInt { shared.pointee.rtThread.load(ordering: .acquiring) }
@@ -255,30 +217,9 @@ public final class Console: @unchecked Sendable {
     }
 }
 
-/// What the audio thread needs of the engine's host state: declaring itself the real-time
-/// printer, and handing Csound the MIDI bytes of each k-cycle.
+/// What the audio thread needs of the console: declaring itself the real-time printer.
 public struct RealtimeConsoleHandle: @unchecked Sendable {
     let shared: UnsafeMutablePointer<ConsoleShared>
-
-    /// Empties the MIDI queue (before each k-cycle).
-    // Thread: RT (the performing thread)
-    @_noLocks @_noAllocation
-    public func clearMIDI() {
-        shared.pointee.midiCount = 0
-        shared.pointee.midiRead = 0
-    }
-
-    /// Adds one MIDI message for the coming k-cycle. False when the queue is full.
-    // Thread: RT (the performing thread)
-    @_noLocks @_noAllocation
-    public func queueMIDI(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let at = shared.pointee.midiCount
-        guard count > 0, at + count <= midiQueueCapacityRT else { return false }
-        let base = shared.pointee.midiBytes
-        for i in 0..<count { base[at + i] = bytes[i] }
-        shared.pointee.midiCount = at + count
-        return true
-    }
 
     /// Messages printed on this thread from now on go through the lock-free ring.
     /// Called at every callback: JACK's thread changes when the client reconnects.

@@ -25,6 +25,8 @@ public struct RTEngine: @unchecked Sendable {
     public let clock: ClockChannels
     /// The engine's console, for claiming the audio thread.
     public let console: RealtimeConsoleHandle
+    /// The engine's MIDI input queue, filled before each k-cycle.
+    public let midi: RealtimeMIDIInput
 
     /// One k-cycle. True when the score has ended. (Takes Csound's uncontended API lock.)
     // Thread: RT (JACK process callback) or offline driver

@@ -1,6 +1,5 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
 
 /// What subscribers hear back: echoes of input values (every value of a message), output
 /// channels that moved, console lines, started/stopped.
@@ -21,7 +20,7 @@ extension OSCSurface {
         for (address, values) in echoes.sorted(by: { $0.key < $1.key }) { send(address, values, to: targets) }
         clockFeedback(targets)
         let engine = driver.engine
-        for c in engine.channels() where c.isOutput && c.kind == .control && !c.name.hasPrefix("podium.") {
+        for c in engine.channels() where c.isPerformerOutput {
             // The value the audio thread copied after its last k-cycle (a bound output).
             guard let v = driver.outputValue(c.name) ?? (try? engine.control(c.name)), lastOutputs[c.name] != v else { continue }
             lastOutputs[c.name] = v

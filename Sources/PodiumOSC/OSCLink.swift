@@ -1,4 +1,3 @@
-import PodiumRealtime
 
 /// Ableton Link over OSC:
 ///   - `/podium/link ,i 1|0` joins or leaves the session; `/podium/link` alone asks;

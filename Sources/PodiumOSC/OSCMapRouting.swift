@@ -1,6 +1,5 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
 import PodiumSurfaces
 
 /// Controller messages through the orchestra's OSC map (`OSCMap`): scaled channels, toggles,

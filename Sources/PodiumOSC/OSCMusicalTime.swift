@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 import PodiumSurfaces
 
 /// Musical time over OSC:

@@ -1,6 +1,5 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
 import PodiumSurfaces
 
 /// Podium's own requests over OSC: recording, presets, reload, status. Each is answered

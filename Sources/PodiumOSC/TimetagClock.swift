@@ -1,4 +1,4 @@
-import PodiumRealtime
+import PodiumHost
 
 /// Maps OSC timetags to JACK frames. JACK's own smoothed clock (its DLL) gives the frame for a
 /// moment, but its estimate wanders (on a dummy server in a VM, by up to a period between two

@@ -1,6 +1,6 @@
 import CJack
-import PodiumRealtime
 import Foundation
+import PodiumHost
 import Synchronization
 
 /// A real `jackd -r -d dummy` under a unique name, for tests and benchmarks (started here, stopped with it).

@@ -1,5 +1,5 @@
-import Synchronization
 import PodiumEngine
+import Synchronization
 
 // The callback's half of the handovers (see `HandoverState` and `JackDriver.handOver`): the
 // callback is the only writer of what it owns. It takes an offer (offered → taking), swaps the
@@ -19,7 +19,7 @@ func takeOffer(_ flag: borrowing Atomic<Int>) -> Bool {
 /// the engine with its generation, sample rate and sample accuracy.
 // Thread: RT (or NRT while no callback can run)
 @_noLocks @_noAllocation
-func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
+package func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
     guard takeOffer(s.pointee.engineHandover) else { return }
     let new = s.pointee.pendingEngine
     s.pointee.pendingEngine.engine = s.pointee.engine
@@ -48,7 +48,7 @@ func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
 /// Starts or stops feeding a recording.
 // Thread: RT (or NRT while no callback can run)
 @_noLocks @_noAllocation
-func adoptPendingTap(_ s: UnsafeMutablePointer<RTState>) {
+package func adoptPendingTap(_ s: UnsafeMutablePointer<RTState>) {
     guard takeOffer(s.pointee.tapHandover) else { return }
     let new = s.pointee.pendingTap
     s.pointee.pendingTap = s.pointee.tap
@@ -60,7 +60,7 @@ func adoptPendingTap(_ s: UnsafeMutablePointer<RTState>) {
 /// Takes a new binding table (nil: none).
 // Thread: RT (or NRT while no callback can run)
 @_noLocks @_noAllocation
-func adoptPendingBindings(_ s: UnsafeMutablePointer<RTState>) {
+package func adoptPendingBindings(_ s: UnsafeMutablePointer<RTState>) {
     guard takeOffer(s.pointee.bindingsHandover) else { return }
     let new = s.pointee.pendingBindings
     s.pointee.pendingBindings = s.pointee.bindings

@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 import Glibc
 import PodiumEngine
@@ -61,17 +62,17 @@ struct BindingSlot: BitwiseCopyable {
 }
 
 /// The table the audio thread holds while bindings are set.
-struct BindingTableRT: @unchecked Sendable {
+package struct BindingTableRT: @unchecked Sendable {
     let slots: UnsafeMutablePointer<BindingSlot>
     let count: Int
 }
 
 /// A set of bindings resolved against one engine (NRT owner; freed on the owner's thread).
-final class BindingTable: @unchecked Sendable {
-    let rt: BindingTableRT
+package final class BindingTable: @unchecked Sendable {
+    package let rt: BindingTableRT
     let outputs: [String: Int]
 
-    init(_ bindings: [Binding], resolve: (String) throws -> UnsafeMutablePointer<Double>) throws {
+    package init(_ bindings: [Binding], resolve: (String) throws -> UnsafeMutablePointer<Double>) throws {
         let slots = UnsafeMutablePointer<BindingSlot>.allocate(capacity: max(bindings.count, 1))
         var outputs: [String: Int] = [:]
         for (i, b) in bindings.enumerated() {
@@ -96,7 +97,7 @@ final class BindingTable: @unchecked Sendable {
 
     deinit { rt.slots.deallocate() }
 
-    func value(_ name: String) -> Double? {
+    package func value(_ name: String) -> Double? {
         outputs[name].map { podium_counter_load_double(&rt.slots[$0].value) }
     }
 }

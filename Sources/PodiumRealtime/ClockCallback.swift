@@ -1,5 +1,5 @@
-import Synchronization
 import PodiumEngine
+import Synchronization
 
 // The callback's half of the beat clock (`BeatClock`, owned by the callback in `RTState.clock`):
 // changes from commands, the journal record of each re-anchoring, and the snapshot other
@@ -79,7 +79,7 @@ public struct ClockSnapshot: Sendable, Equatable {
 }
 
 /// The published clock: written by the callback once a period, read by anyone.
-struct PublishedClock: ~Copyable {
+package struct PublishedClock: ~Copyable {
     let sequence = Atomic<UInt64>(0)
     let tempo = Atomic<UInt64>(BeatClock.defaultTempo.bitPattern)
     let rate = Atomic<UInt64>(1.0.bitPattern)
@@ -91,7 +91,7 @@ struct PublishedClock: ~Copyable {
 
     /// A consistent copy (retried while the callback writes, which takes microseconds).
     // Thread: NRT (any)
-    borrowing func read() -> ClockSnapshot {
+    package borrowing func read() -> ClockSnapshot {
         while true {
             let before = sequence.load(ordering: .acquiring)
             let snapshot = ClockSnapshot(tempo: Double(bitPattern: tempo.load(ordering: .relaxed)),

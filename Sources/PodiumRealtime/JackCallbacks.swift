@@ -25,24 +25,12 @@ func silence(_ s: UnsafeMutablePointer<RTState>, frames n: Int) {
     for c in 0..<s.pointee.outCount { s.pointee.outBuffers[c]?.update(repeating: 0, count: n) }
 }
 
-extension JackAPI {
-    /// Installs the process, xrun and shutdown callbacks; `state` is the `RTState`.
-    // Thread: NRT (the driver), before jack_activate
-    func setCallbacks(state: UnsafeMutableRawPointer) throws {
-        var rc = jack_set_process_callback(client, podiumProcess, state)
-        if rc != 0 { throw JackError.call("jack_set_process_callback", detail: "code \(rc)") }
-        rc = jack_set_xrun_callback(client, podiumXrun, state)
-        if rc != 0 { throw JackError.call("jack_set_xrun_callback", detail: "code \(rc)") }
-        jack_on_info_shutdown(client, podiumShutdown, state)
-    }
-}
-
 // MARK: other JACK callbacks (they only set flags and counters)
 
 /// JACK's xrun callback.
 // Thread: JACK notification thread (NRT), but kept lock-free all the same
 @_noLocks @_noAllocation
-func podiumXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
+package func podiumXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     counterAdd(arg.assumingMemoryBound(to: RTState.self), .xruns, 1)
     return 0
@@ -51,7 +39,7 @@ func podiumXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
 /// JACK is going away: only set a flag; the driver closes the client from its own thread.
 // Thread: JACK's thread
 @_noLocks @_noAllocation
-func podiumShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
+package func podiumShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
     arg.assumingMemoryBound(to: RTState.self).pointee.serverGone.store(true, ordering: .releasing)
 }

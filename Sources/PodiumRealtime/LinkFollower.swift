@@ -12,7 +12,7 @@
 //     hold-off goes through the deadband and confirmation.
 // So an xrun costs one step (two at most: the jump, then a residue beyond the deadband); quiet,
 // none. Plain data the callback owns.
-struct LinkPhaseFollower: BitwiseCopyable, Equatable {
+package struct LinkPhaseFollower: BitwiseCopyable, Equatable {
     /// Frames of audio still in the hold-off (0: following normally).
     var holdOff = 0
     /// The hold-off's one jump was made.

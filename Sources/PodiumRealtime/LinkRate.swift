@@ -9,7 +9,7 @@
 // a window of 0.5 s after a discontinuity, then 1 and 2 s — and
 // trims the clock (`BeatClock.setRate`, journaled) when it is more than `tolerance` off; the
 // phase follower then has only jitter and xruns left. Plain data the callback owns.
-struct LinkRateEstimator: BitwiseCopyable, Equatable {
+package struct LinkRateEstimator: BitwiseCopyable, Equatable {
     /// The window's first point: frames (unwrapped JACK frame time) and host µs; frames < 0: none.
     var anchorFrames: Double = -1
     var anchorHost: Double = 0

@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 import CLinkBridge
 

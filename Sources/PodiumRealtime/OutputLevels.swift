@@ -1,10 +1,11 @@
+import CAtomics
 import CJack
 
 /// Levels of what Podium sends to each JACK output port, for meters: the peak and the sum of
 /// squares since a reader last took them. The callback raises them once a period from the
 /// buffers it wrote (relaxed atomics in storage allocated with `RTState`); a reader (the stage
 /// page's feedback thread) takes them — reads and zeroes — about 30 times a second.
-struct OutputLevels {
+package struct OutputLevels {
     let peaks: UnsafeMutablePointer<Double>
     let squares: UnsafeMutablePointer<Double>
     let frames: UnsafeMutablePointer<UInt64>
@@ -47,31 +48,10 @@ struct OutputLevels {
 
     /// Peak and RMS (0…1 is full scale) of a port since the last take; zero when no period came.
     // Thread: the one reader (NRT)
-    func take(port: Int) -> (peak: Double, rms: Double) {
+    package func take(port: Int) -> (peak: Double, rms: Double) {
         let peak = podium_level_take(peaks + port)
         let sum = podium_level_take(squares + port)
         let n = podium_counter_take(frames + port)
         return (peak, n > 0 ? (sum / Double(n)).squareRoot() : 0)
-    }
-}
-
-/// A port's level for meters.
-public struct OutputLevel: Sendable, Equatable {
-    /// The port's short name (`out_1`).
-    public var port: String
-    public var peak: Double
-    public var rms: Double
-}
-
-extension JackDriver {
-    /// Each output port's peak and RMS since the last call (one reader: the stage page's feedback).
-    // Thread: NRT (the one reader)
-    public func takeOutputLevels() -> [OutputLevel] {
-        let names = portNames.outputs
-        let levels = state.pointee.levels
-        return names.prefix(RTLimits.maxPorts).enumerated().map { i, name in
-            let (peak, rms) = levels.take(port: i)
-            return OutputLevel(port: String(name.split(separator: ":").last ?? Substring(name)), peak: peak, rms: rms)
-        }
     }
 }

@@ -1,4 +1,6 @@
+import CAtomics
 import CJack
+import CThreads
 import PodiumEngine
 
 // The JACK process callback and everything it calls. Stage order per callback:
@@ -16,7 +18,7 @@ import PodiumEngine
 /// The process callback JACK calls; `arg` is the `RTState`.
 // Thread: RT (JACK process thread)
 @_noLocks @_noAllocation
-func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let s = arg.assumingMemoryBound(to: RTState.self)
     s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing)
@@ -121,7 +123,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             }
         }
 
-        engine.console.clearMIDI()
+        engine.midi.clear()
         if let b = midiBuffer {
             midiNext = queueMIDI(s, engine, b, events: midiEvents, from: midiNext, before: k + ksmps, cycleStart: cycleStart)
         }
@@ -199,14 +201,14 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         // Only complete channel messages reach Csound: its MIDI parser indexes tables with
         // data bytes, and a stray byte ≥ 0x80 there crashed libcsound (fuzz, issue 18).
         // SysEx and system messages are not for Csound's MIDI input either.
-        guard InputCheck.isChannelMessage(bytes, count: size) else {
+        guard MIDIMessage.isChannelMessage(bytes, count: size) else {
             counterAdd(s, .malformedMIDI, 1)
             continue
         }
         if size == 3, bytes[0] & 0xF0 == 0xB0, let table = s.pointee.bindings {
             applyControlChange(s, table, status: bytes[0], controller: bytes[1], value: bytes[2], cycleStart: cycleStart)
         }
-        if engine.console.queueMIDI(bytes, count: size) {
+        if engine.midi.add(bytes, count: size) {
             var record = Applied(kind: .midi, id: 0, cycle: s.pointee.cycle, frame: cycleStart)
             record.command.count = Int32(size)
             withUnsafeMutableBytes(of: &record.command.pfields) { p in

@@ -43,38 +43,46 @@ public enum StatIndex: Int, CaseIterable {
 /// with the value it holds (so `pending…` then holds the old one) and marks it taken; NRT frees
 /// the old value and sets idle. NRT may withdraw an offer the callback has not begun to take
 /// (offered → idle). See `JackDriver.handOver`.
-enum HandoverState: Int {
+package enum HandoverState: Int {
     case idle = 0, offered = 1, taking = 2, taken = 3
 }
 
 /// What adopting an engine changes, published together through one handshake.
-struct EngineBundle {
-    var engine: RTEngine?
-    var generation: UInt32 = 0
-    var sampleRate = 48000.0
-    var sampleAccurate = false
+package struct EngineBundle {
+    package var engine: RTEngine?
+    package var generation: UInt32 = 0
+    package var sampleRate = 48000.0
+    package var sampleAccurate = false
+
+    package init() {}
+    package init(engine: RTEngine?, generation: UInt32, sampleRate: Double, sampleAccurate: Bool) {
+        self.engine = engine
+        self.generation = generation
+        self.sampleRate = sampleRate
+        self.sampleAccurate = sampleAccurate
+    }
 }
 /// Constants the audio thread reads: computed properties, so no lazy global initialisation.
-enum RTLimits {
-    static var histogramBuckets: Int { 400 }
+package enum RTLimits {
+    package static var histogramBuckets: Int { 400 }
     /// The callback duration histogram follows the named counters: buckets of 0.5 % of the period.
-    static var histogramStart: Int { StatIndex.allCases.count }
-    static var statCount: Int { histogramStart + histogramBuckets }
-    static var maxPorts: Int { 64 }
-    static var maxRings: Int { 8 }
-    static var scheduleCapacity: Int { 1024 }
-    static var momentaryCapacity: Int { 256 }
+    package static var histogramStart: Int { StatIndex.allCases.count }
+    package static var statCount: Int { histogramStart + histogramBuckets }
+    package static var maxPorts: Int { 64 }
+    package static var maxRings: Int { 8 }
+    package static var scheduleCapacity: Int { 1024 }
+    package static var momentaryCapacity: Int { 256 }
     /// Notes and tables one callback starts at most: more wait for the next callback (counted),
     /// so that no burst of input can make one callback overrun by much.
-    static var eventsPerCallback: Int { 128 }
+    package static var eventsPerCallback: Int { 128 }
     /// Active instances (every instrument) beyond which new notes are refused, counted: a
     /// stream of long notes must not grow memory and CPU without end (scsynth: 1024 nodes).
-    static var maximumVoices: Double { 1000 }
+    package static var maximumVoices: Double { 1000 }
     /// String stores waiting for their channel's lock (retried at each k-cycle).
-    static var deferredStringCapacity: Int { 64 }
+    package static var deferredStringCapacity: Int { 64 }
     /// f statements from score text: table numbers and sizes (GEN routines run on the audio thread).
-    static var maximumTableNumber: Double { 10_000 }
-    static var maximumTableSize: Double { 65_536 }
+    package static var maximumTableNumber: Double { 10_000 }
+    package static var maximumTableSize: Double { 65_536 }
 }
 
 /// Everything the JACK process callback touches, allocated once and reached through the
@@ -82,153 +90,153 @@ enum RTLimits {
 ///
 /// Ownership: fields marked RT are written only by the audio thread; fields marked NRT
 /// are written by the driver only while the client is inactive or under the handshakes below.
-struct RTState: ~Copyable {
+package struct RTState: ~Copyable {
     // RT: the engine performing now, with its generation, sample rate and sample accuracy
     // (adopted together from `pendingEngine`; commands carry the generation they were made for).
-    var engine: RTEngine?
-    var generation: UInt32 = 0
-    var sampleRate = 48000.0
-    var sampleAccurate = false
+    package var engine: RTEngine?
+    package var generation: UInt32 = 0
+    package var sampleRate = 48000.0
+    package var sampleAccurate = false
     // NRT while `engineHandover` is idle: the bundle to adopt (after adoption: the old one).
-    var pendingEngine = EngineBundle()
+    package var pendingEngine = EngineBundle()
     /// A `HandoverState`.
-    let engineHandover = Atomic<Int>(0)
+    package let engineHandover = Atomic<Int>(0)
     /// NRT: false while no callback can run (client inactive or closed): handovers then swap
     /// directly. Set true (under the driver's handover lock) just before activation.
-    let callbacksMayRun = Atomic<Bool>(false)
+    package let callbacksMayRun = Atomic<Bool>(false)
     /// NRT: true while the engine must not perform (rebuilding, stopping). RT outputs silence.
-    let paused = Atomic<Bool>(false)
+    package let paused = Atomic<Bool>(false)
     /// RT → NRT: the period no longer divides by ksmps (value: the new period; 0 = fine).
-    let misalignedPeriod = Atomic<Int>(0)
+    package let misalignedPeriod = Atomic<Int>(0)
 
     // NRT (while inactive): the client and its ports.
-    var client: OpaquePointer?
-    let inPorts: UnsafeMutablePointer<OpaquePointer?>
-    let outPorts: UnsafeMutablePointer<OpaquePointer?>
-    var inCount = 0
-    var outCount = 0
+    package var client: OpaquePointer?
+    package let inPorts: UnsafeMutablePointer<OpaquePointer?>
+    package let outPorts: UnsafeMutablePointer<OpaquePointer?>
+    package var inCount = 0
+    package var outCount = 0
     /// RT: each port's buffer for this callback (fetched once; nil when JACK gave none).
-    let inBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
-    let outBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    package let inBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    package let outBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// The MIDI input port (read in the same callback, handed to Csound per k-cycle).
-    var midiPort: OpaquePointer?
+    package var midiPort: OpaquePointer?
     /// NRT (before activation): the output safety limit (`Float.infinity`: no clipping).
-    var outputLimit: Float = 1
+    package var outputLimit: Float = 1
 
     /// RT: notes and tables this callback may still start (see RTLimits.eventsPerCallback).
-    var budget = 0
+    package var budget = 0
     /// RT: the engine's active instances when this callback began (for the longest callback's record).
-    var voicesBefore = 0
-    let eventsPerCallback = RTLimits.eventsPerCallback
-    let maximumVoices = RTLimits.maximumVoices
+    package var voicesBefore = 0
+    package let eventsPerCallback = RTLimits.eventsPerCallback
+    package let maximumVoices = RTLimits.maximumVoices
     /// RT (its limit set by NRT before activation): the DSP load guard.
-    var loadGuard = LoadGuard()
-    let maximumTableNumber = RTLimits.maximumTableNumber
-    let maximumTableSize = RTLimits.maximumTableSize
+    package var loadGuard = LoadGuard()
+    package let maximumTableNumber = RTLimits.maximumTableNumber
+    package let maximumTableSize = RTLimits.maximumTableSize
     /// RT → NRT: set once when the first non-finite output or the first clipped sample is
     /// met, so the supervisor reports each once.
-    let sawNonFinite = Atomic<Bool>(false)
-    let sawClipping = Atomic<Bool>(false)
+    package let sawNonFinite = Atomic<Bool>(false)
+    package let sawClipping = Atomic<Bool>(false)
 
     // Command rings (one per producer), published with `ringCount`.
-    let rings: UnsafeMutablePointer<RawRing?>
-    let ringCount = Atomic<Int>(0)
+    package let rings: UnsafeMutablePointer<RawRing?>
+    package let ringCount = Atomic<Int>(0)
     // RT → NRT: what was applied when.
-    let applied: RawRing
+    package let applied: RawRing
 
     // Capacities, as stored values the audio thread can read (see RTLimits).
-    let scheduleCapacity = RTLimits.scheduleCapacity
-    let momentaryCapacity = RTLimits.momentaryCapacity
-    let histogramBuckets = RTLimits.histogramBuckets
-    let histogramStart = RTLimits.histogramStart
+    package let scheduleCapacity = RTLimits.scheduleCapacity
+    package let momentaryCapacity = RTLimits.momentaryCapacity
+    package let histogramBuckets = RTLimits.histogramBuckets
+    package let histogramStart = RTLimits.histogramStart
     /// JACK told us it is shutting down (set from its thread; the driver reconnects).
-    let serverGone = Atomic<Bool>(false)
+    package let serverGone = Atomic<Bool>(false)
 
     // RT: commands waiting for their frame; momentary channels to reset after this k-cycle.
-    let schedule: UnsafeMutablePointer<Command>
-    var scheduled = 0
-    let momentary: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
-    var momentaryCount = 0
+    package let schedule: UnsafeMutablePointer<Command>
+    package var scheduled = 0
+    package let momentary: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
+    package var momentaryCount = 0
     /// RT: k-cycles performed by the current engine (the stamp sessions replay by).
-    var cycle: Int64 = 0
-    var lastMerged = 0.0
+    package var cycle: Int64 = 0
+    package var lastMerged = 0.0
     /// RT: an async compile merged during this callback (its duration is noted at the end).
-    var mergedThisCallback = false
-    var lastScored = 0.0
+    package var mergedThisCallback = false
+    package var lastScored = 0.0
 
     /// RT: the recording's ring while one runs (adopted from `pendingTap`, like the engine).
-    var tap: RecordTapRT?
+    package var tap: RecordTapRT?
     /// NRT while `tapHandover` is idle: the tap to adopt (nil: stop recording).
-    var pendingTap: RecordTapRT?
-    let tapHandover = Atomic<Int>(0)
+    package var pendingTap: RecordTapRT?
+    package let tapHandover = Atomic<Int>(0)
     /// RT: the bindings table (adopted from `pendingBindings` like the tap).
-    var bindings: BindingTableRT?
-    var pendingBindings: BindingTableRT?
-    let bindingsHandover = Atomic<Int>(0)
+    package var bindings: BindingTableRT?
+    package var pendingBindings: BindingTableRT?
+    package let bindingsHandover = Atomic<Int>(0)
 
     /// RT: string stores that found their channel's lock held, retried at each k-cycle.
-    let deferredStrings: UnsafeMutablePointer<Command>
-    var deferredStringCount = 0
-    let deferredStringCapacity = RTLimits.deferredStringCapacity
+    package let deferredStrings: UnsafeMutablePointer<Command>
+    package var deferredStringCount = 0
+    package let deferredStringCapacity = RTLimits.deferredStringCapacity
     /// RT → NRT: the k-cycle of the first block of the tap adopted last.
-    let tapStartCycle = Atomic<Int64>(0)
+    package let tapStartCycle = Atomic<Int64>(0)
     /// RT → NRT: the k-cycle the engine is on (for stamping what does not pass through commands).
-    let cycleNow = Atomic<Int64>(0)
+    package let cycleNow = Atomic<Int64>(0)
     /// RT: incremented when a callback starts and when it ends (odd: inside one). Lets the
     /// NRT side change what Csound reads between two callbacks (string channels).
-    let callbackSeq = Atomic<UInt64>(0)
+    package let callbackSeq = Atomic<UInt64>(0)
 
     /// RT: the beat clock (tempo, quantum, the beat of each k-cycle). NRT sets the first tempo
     /// before activation; after that only the callback changes it (`.clock` commands).
-    var clock = BeatClock()
+    package var clock = BeatClock()
     /// RT → NRT: the clock once a period, for the surfaces and the loop scheduler.
-    let clockPublished = PublishedClock()
+    package let clockPublished = PublishedClock()
     /// NRT (before activation): JACK transport, a `TransportMode.code` (0 off, 1 master, 2 follow).
-    var transportMode = 0
+    package var transportMode = 0
     /// RT: follow mode's memory of the last period's transport (`Transport.swift`).
-    var follower = TransportFollower()
+    package var follower = TransportFollower()
 
     /// Ableton Link (LinkSync.swift): the bridge's pointer bits, 0 until `:link on` or `--link`
     /// first creates it (NRT, once; freed only after the client is closed).
-    let linkHandle = Atomic<Int>(0)
+    package let linkHandle = Atomic<Int>(0)
     /// NRT → RT: the output latency of Podium's playback ports, microseconds (the supervisor
     /// reads it from JACK once a second while Link is on).
-    let linkLatencyUs = Atomic<Int64>(0)
+    package let linkLatencyUs = Atomic<Int64>(0)
     /// RT: a `.clock` command changed the tempo since the last Link sync (commit it to the session).
-    var linkTempoToCommit = false
+    package var linkTempoToCommit = false
     /// RT: Link was enabled at the last sync (false: the next sync is the first of a join).
-    var linkJoined = false
+    package var linkJoined = false
     /// RT: Link's clock minus JACK's (µs), sampled every period (LinkSync.swift); .min: not yet.
-    var linkClockOffset = Int64.min
+    package var linkClockOffset = Int64.min
     /// RT: the xrun count at the last Link sync (an xrun restarts Link's host-time filter).
-    var linkXrunsSeen: UInt64 = 0
+    package var linkXrunsSeen: UInt64 = 0
     /// RT: JACK's 32-bit frame time, unwrapped (it wraps after 24.8 hours at 48 kHz), for the
     /// filter; -1: not yet.
-    var linkSampleTime: Int64 = -1
-    var linkLastFrame: UInt32 = 0
+    package var linkSampleTime: Int64 = -1
+    package var linkLastFrame: UInt32 = 0
     /// RT: when a phase error is corrected (deadband, confirmation, hold-off after an xrun).
-    var linkFollower = LinkPhaseFollower()
+    package var linkFollower = LinkPhaseFollower()
     /// RT: the frames' rate in Link's clock, which trims the beat clock's (LinkRate.swift).
-    var linkRate = LinkRateEstimator()
+    package var linkRate = LinkRateEstimator()
     /// RT → NRT: the last rate measured, parts per billion off 1 (for `:link`).
-    let linkMeasuredRatePpb = Atomic<Int64>(0)
+    package let linkMeasuredRatePpb = Atomic<Int64>(0)
     /// RT: the output latency (µs) at the last sync (a change restarts the rate's window).
-    var linkLastLatencyUs: Int64 = 0
+    package var linkLastLatencyUs: Int64 = 0
     /// RT: start/stop sync was on at the last sync while joined (a `.clock` start or stop then
     /// goes to the session: LinkStartStop.swift).
-    var linkStartStopActive = false
+    package var linkStartStopActive = false
     /// RT: a start (1) or stop (0) to commit to the session at the next sync; -1: none.
-    var linkPlayingToCommit: Int8 = -1
+    package var linkPlayingToCommit: Int8 = -1
     /// RT → NRT: the last phase correction, microseconds (signed; for `:link`).
-    let linkLastCorrectionUs = Atomic<Int64>(0)
+    package let linkLastCorrectionUs = Atomic<Int64>(0)
 
     /// Counters (relaxed atomics): see `StatIndex`.
-    let stats: UnsafeMutablePointer<UInt64>
+    package let stats: UnsafeMutablePointer<UInt64>
     /// RT → NRT: each output port's peak and sum of squares since a reader took them (meters).
-    let levels = OutputLevels(ports: RTLimits.maxPorts)
+    package let levels = OutputLevels(ports: RTLimits.maxPorts)
 
 
-    init(applied: RawRing) {
+    package init(applied: RawRing) {
         inPorts = .allocate(capacity: RTLimits.maxPorts)
         inPorts.initialize(repeating: nil, count: RTLimits.maxPorts)
         outPorts = .allocate(capacity: RTLimits.maxPorts)

@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 
 // Recording, the audio thread's half (JACK's capture_client.c pattern): after each k-cycle
@@ -15,7 +16,7 @@ public struct TapBlockHeader: BitwiseCopyable, Sendable {
 }
 
 /// The plain pointers the audio thread holds while a recording runs.
-struct RecordTapRT: @unchecked Sendable {
+package struct RecordTapRT: @unchecked Sendable {
     let ring: UnsafeMutablePointer<jack_ringbuffer_t>
     /// One k-cycle, interleaved: outputs then inputs in each frame.
     let scratch: UnsafeMutablePointer<Float>
@@ -31,7 +32,7 @@ struct RecordTapRT: @unchecked Sendable {
 /// A recording's ring, owned by the non-real-time side (created and freed there).
 /// One producer (the audio thread), one consumer (the disk thread).
 public final class RecordTap: @unchecked Sendable {
-    let rt: RecordTapRT
+    package let rt: RecordTapRT
     public let outputs: Int
     public let inputs: Int
     public let sampleRate: Int

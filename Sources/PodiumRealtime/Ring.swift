@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 
 /// A preallocated single-producer/single-consumer ring of fixed-size plain records,

@@ -28,11 +28,11 @@ public enum TransportMode: String, Sendable, CaseIterable {
     case follow
 
     /// As the callback stores it (`RTState.transportMode`).
-    var code: Int { self == .off ? 0 : self == .master ? 1 : 2 }
+    package var code: Int { self == .off ? 0 : self == .master ? 1 : 2 }
 }
 
 /// What the follower remembers between two periods (RT-owned plain data).
-struct TransportFollower: BitwiseCopyable {
+package struct TransportFollower: BitwiseCopyable {
     /// A transport position was seen before (the first one is always taken).
     var seen = false
     /// The transport frame of the last period and whether it was rolling then.
@@ -54,6 +54,11 @@ struct TransportFollower: BitwiseCopyable {
     static func beat(bar: Int32, beat: Int32, tick: Int32, beatsPerBar: Double, ticksPerBeat: Double) -> Double {
         Double(bar - 1) * beatsPerBar + Double(beat - 1) + Double(tick) / ticksPerBeat
     }
+}
+
+extension TransportFollower {
+    /// Nothing seen yet (the driver resets the follower before activation).
+    package static var fresh: TransportFollower { TransportFollower() }
 }
 
 /// Whole, clamped to Int32 (a C field must never trap the audio thread).
@@ -87,7 +92,7 @@ func fillBBT(_ pos: UnsafeMutablePointer<jack_position_t>, from clock: BeatClock
 /// JACK's timebase callback (master mode): BBT of the next period's first frame.
 // Thread: RT (JACK's process thread, right after `podiumProcess`; see the top of this file)
 @_noLocks @_noAllocation
-func podiumTimebase(_ state: jack_transport_state_t, _ nframes: jack_nframes_t, _ pos: UnsafeMutablePointer<jack_position_t>?,
+package func podiumTimebase(_ state: jack_transport_state_t, _ nframes: jack_nframes_t, _ pos: UnsafeMutablePointer<jack_position_t>?,
                     _ newPosition: Int32, _ arg: UnsafeMutableRawPointer?) {
     guard let pos, let arg else { return }
     fillBBT(pos, from: arg.assumingMemoryBound(to: RTState.self).pointee.clock)
@@ -160,19 +165,3 @@ func dropBeatTimed(_ s: UnsafeMutablePointer<RTState>) {
     }
 }
 
-extension JackAPI {
-    /// Master mode, before activation: Podium's timebase callback (unconditionally: it takes
-    /// over from another master).
-    // Thread: NRT (the driver)
-    func becomeTimebaseMaster(state: UnsafeMutableRawPointer) throws {
-        let rc = jack_set_timebase_callback(client, 0, podiumTimebase, state)
-        if rc != 0 { throw JackError.call("jack_set_timebase_callback", detail: "code \(rc)") }
-    }
-
-    // Thread: NRT (the driver)
-    func releaseTimebase() { _ = jack_release_timebase(client) }
-
-    /// Starts the transport rolling (followers move).
-    // Thread: NRT (the driver)
-    func startTransport() { jack_transport_start(client) }
-}

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PodiumRealtime
+import PodiumHost
 import Synchronization
 
 /// What is left when something faults anyway (Csound on the audio thread, a parser, Podium):

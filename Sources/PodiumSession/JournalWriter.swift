@@ -1,5 +1,5 @@
 import Foundation
-import PodiumRealtime
+import PodiumHost
 import Synchronization
 
 /// What a journal's lines add up to: lines, events, engines, and the frames from the engine's

@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 
 /// A performance's session and its audio takes, for the CLI, the REPL and OSC.
 ///

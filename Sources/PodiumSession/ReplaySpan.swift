@@ -1,6 +1,5 @@
 import Foundation
 import PodiumAudioFile
-import PodiumRealtime
 
 /// What a replay renders: one audio take (to compare with its audio file), or the whole
 /// performance from the engine's start (a journal-only session, or `--whole`).

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// One performance's session: `Sessions/<YYYY-MM-DD_HHMMSS>_<orchestra>/` with `events.log`

@@ -1,6 +1,6 @@
 import Foundation
 import PodiumAudioFile
-import PodiumRealtime
+import PodiumHost
 
 /// One session as `podium sessions` lists it.
 public struct SessionListing: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 
 /// Names, stamps and file helpers shared by a session's parts.
 enum SessionFiles {

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// What a replay did.
@@ -125,7 +126,7 @@ public final class SessionReplayer {
             defer { engine.console.flush().forEach(console) }
             if let previous {
                 // As the driver's rebuild: input control channels keep their values.
-                for c in previous.channels() where c.kind == .control && c.isInput && !c.name.hasPrefix("podium.") {
+                for c in previous.channels() where c.isPerformerInput {
                     if let v = try? previous.control(c.name) { try? engine.setControl(c.name, v) }
                 }
             }
@@ -148,7 +149,7 @@ public final class SessionReplayer {
             let recordingFrom: Int64? = index < span.startSegment ? nil : (index == span.startSegment ? span.startCycle : 0)
             while frames < target {
                 if let end = segment.end, cycle >= end { break }
-                rt.console.clearMIDI()
+                rt.midi.clear()
                 while next < segment.lines.count && segment.lines[next].cycle <= cycle {
                     let line = segment.lines[next]
                     next += 1
@@ -183,7 +184,7 @@ public final class SessionReplayer {
                         _ = engine.readScoreAsync(text)
                     case let .midi(_, bytes):
                         midi = bytes
-                        _ = midi.withUnsafeBufferPointer { rt.console.queueMIDI($0.baseAddress!, count: $0.count) }
+                        _ = midi.withUnsafeBufferPointer { rt.midi.add($0.baseAddress!, count: $0.count) }
                     case let .clock(_, state):
                         beatClock.restore(state)
                     case .engine, .sync:

@@ -1,4 +1,5 @@
 import CJack
+import CThreads
 import Foundation
 import PodiumEngine
 import Synchronization

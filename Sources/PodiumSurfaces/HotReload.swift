@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// Recompiles an orchestra file when it is saved: only what changed, parsed on this thread and

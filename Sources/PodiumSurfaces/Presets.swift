@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 
 /// Presets: every input channel's value, saved under a name and restored on the audio thread
 /// through the caller's command producer (each value lands on one k-cycle, and is journaled).
@@ -27,7 +27,7 @@ public struct Presets: Sendable {
         guard Presets.valid(name) else { throw PresetError("preset names use letters, digits, - _ and . (got \"\(name)\")") }
         let e = driver.engine
         var controls: [String: Double] = [:], strings: [String: String] = [:]
-        for c in e.channels() where c.isInput && !c.name.hasPrefix("podium.") {
+        for c in e.channels() where c.isInput && !c.isPodiums {
             switch c.kind {
             case .control: if let v = try? e.control(c.name) { controls[c.name] = v }
             case .string: if let s = try? e.string(c.name) { strings[c.name] = s }

@@ -1,4 +1,3 @@
-import PodiumRealtime
 
 // The REPL's Ableton Link command: `:link` (status), `:link on`, `:link off`, and
 // `:link start|stop` (the beat clock; with --link-start-stop the session starts and stops too).

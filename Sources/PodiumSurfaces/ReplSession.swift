@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 
 /// Carries out what the performer typed (REPL, piped stdin, `--script`), on one thread
 /// (the REPL's), through one command producer. Output goes to `print`.
@@ -147,7 +147,7 @@ public final class ReplSession: @unchecked Sendable {
             else { print("unknown channel \"\(name)\"") }
         case "channels":
             let e = driver.engine
-            for c in e.channels().sorted(by: { $0.name < $1.name }) where !c.name.hasPrefix("podium.") {
+            for c in e.channels().sorted(by: { $0.name < $1.name }) where !c.isPodiums {
                 let value = c.kind == .string ? "\"\((try? e.string(c.name)) ?? "")\"" : (try? e.control(c.name)).map(InstrumentTable.format) ?? "?"
                 print("\(c.name) = \(value)\(c.isInput ? " (in)" : "")\(c.isOutput ? " (out)" : "")")
             }
@@ -216,7 +216,7 @@ public final class ReplSession: @unchecked Sendable {
     /// lines, otherwise commands, channels, instruments and opcodes.
     public func completions(forLine line: String) -> [String] {
         let e = driver.engine
-        let channels = e.channels().map(\.name).filter { !$0.hasPrefix("podium.") }
+        let channels = e.channels().filter { !$0.isPodiums }.map(\.name)
         if line.hasPrefix(":set ") || line.hasPrefix(":get ") { return channels }
         if line.hasPrefix(":") { return ReplSession.commands }
         if ReplInterpreter.isScoreStatement(line) { return e.instruments.names.map { "\"\($0)\"" } }

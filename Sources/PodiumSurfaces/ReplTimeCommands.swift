@@ -1,4 +1,4 @@
-import PodiumRealtime
+import PodiumHost
 
 // The REPL's musical-time commands: `:tempo`, `:quant`, `:loops`, `:stop`, and loop blocks.
 extension ReplSession {

@@ -1,5 +1,5 @@
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 
 /// The one way score reaches the engine from a surface (REPL, script, OSC, csound port, and
 /// the surfaces to come): statements read by `ScoreLine`, instruments resolved, numbers checked,

@@ -1,4 +1,5 @@
 import PodiumEngine
+import PodiumHost
 import PodiumRealtime
 
 /// A score statement as Podium reads it. Score text from every surface (REPL, scripts, OSC,

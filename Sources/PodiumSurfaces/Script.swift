@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 
 /// A scripted performance: lines of score or commands, each optionally at a time.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 
 /// Plays a `Script` into a driver from its own thread (one command producer).
 /// Steps are posted a little ahead of time, stamped with their JACK frame, so they land on

@@ -1,4 +1,4 @@
-import PodiumRealtime
+import PodiumHost
 
 /// A score line's musical timing prefix, for every surface that takes score text:
 ///

@@ -1,8 +1,8 @@
 import Foundation
 import HummingbirdWebSocket
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
-import PodiumRealtime
 import PodiumSurfaces
 import Synchronization
 

@@ -49,7 +49,7 @@ public struct WebLayout: Codable, Sendable, Equatable {
 
     public init(orchestra: String, channels: [ChannelInfo], map: OSCMap?) {
         self.orchestra = orchestra
-        let inputs = channels.filter { $0.kind == .control && $0.isInput && !$0.name.hasPrefix("podium.") }.sorted { $0.name < $1.name }
+        let inputs = channels.filter(\.isPerformerInput).sorted { $0.name < $1.name }
         let byName = Dictionary(inputs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         func control(_ widget: String, _ names: [String], label: String? = nil, rows: Int? = nil, columns: Int? = nil) -> Control {
             let info = byName[names.first ?? ""], r = info?.range
@@ -120,7 +120,7 @@ public struct WebLayout: Codable, Sendable, Equatable {
         self.groups = groups
         // Meters: what the orchestra writes and no control of the page sets.
         let controlled = Set(groups.flatMap { $0.controls.flatMap(\.channels) })
-        meters = channels.filter { $0.kind == .control && $0.isOutput && !$0.name.hasPrefix("podium.") && !controlled.contains($0.name) && !$0.isInput }.sorted { $0.name < $1.name }.map { c in
+        meters = channels.filter { $0.isPerformerOutput && !controlled.contains($0.name) && !$0.isInput }.sorted { $0.name < $1.name }.map { c in
             Control(widget: "meter", label: c.name, channels: [c.name], min: c.range?.minimum ?? 0, max: c.range.map { $0.maximum > $0.minimum ? $0.maximum : 1 } ?? 1,
                     defaultValue: 0, curve: "lin", rows: nil, columns: nil)
         }

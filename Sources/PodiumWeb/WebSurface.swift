@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import PodiumHost
 import PodiumOSC
 import PodiumRealtime
 import Synchronization

@@ -1,8 +1,9 @@
 import Foundation
+import PodiumAudioFile
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
 import PodiumProbe
-import PodiumAudioFile
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces

@@ -1,7 +1,6 @@
 import Foundation
 import PodiumEngine
 import PodiumProbe
-import PodiumRealtime
 import PodiumSurfaces
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
 import Testing
 
 /// What a TouchOSC "Simple" layout sends, page by page (REFERENCE.md).

@@ -1,6 +1,7 @@
 import CCsound
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumProbe
 import PodiumRealtime
 import Synchronization

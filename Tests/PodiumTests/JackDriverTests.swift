@@ -1,8 +1,9 @@
 import CAllocCounter
-import PodiumProbe
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumHost
+import PodiumProbe
 import PodiumRealtime
 import Testing
 

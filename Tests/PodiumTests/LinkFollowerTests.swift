@@ -1,3 +1,4 @@
+@testable import PodiumHost
 @testable import PodiumRealtime
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
+import PodiumHost
 import PodiumProbe
 import PodiumRealtime
+import PodiumSession
 import Testing
 
 @Suite("The DSP load guard's rule")

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumProbe
 import PodiumRealtime
 import PodiumSession

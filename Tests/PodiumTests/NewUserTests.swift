@@ -1,8 +1,8 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 @testable import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
 import PodiumSurfaces
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
+import PodiumHost
 import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
+import PodiumSession
 import PodiumSurfaces
 import Testing
 

@@ -1,10 +1,10 @@
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
-import PodiumSurfaces
 import PodiumProbe
-import PodiumRealtime
+import PodiumSurfaces
 import Testing
 
 /// The OSC surface driven by real third-party clients (liblo's oscsend, python-osc)

@@ -1,11 +1,11 @@
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
-import PodiumProbe
+import PodiumHost
 import PodiumOSC
-import PodiumRealtime
-import PodiumSurfaces
+import PodiumProbe
 import PodiumSession
+import PodiumSurfaces
 import Testing
 
 /// The example orchestras: each renders offline and plays its scripted demo on a dummy JACK server.

@@ -1,6 +1,7 @@
 import Foundation
+import PodiumHost
 import PodiumProbe
-import PodiumRealtime
+import PodiumSession
 import PodiumSurfaces
 import Testing
 

@@ -2,8 +2,8 @@ import CJack
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
+import PodiumHost
 import PodiumProbe
-import PodiumRealtime
 import PodiumSession
 import Testing
 

@@ -2,9 +2,9 @@ import CJack
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumProbe
-import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
 import Testing

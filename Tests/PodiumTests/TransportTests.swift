@@ -1,8 +1,9 @@
 import CJack
 import Foundation
-@testable import PodiumRealtime
 import PodiumEngine
+@testable import PodiumHost
 import PodiumProbe
+@testable import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
 import Testing

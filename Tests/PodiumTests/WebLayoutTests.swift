@@ -1,5 +1,6 @@
 import Foundation
 import PodiumEngine
+@testable import PodiumHost
 import PodiumOSC
 @testable import PodiumRealtime
 import PodiumWeb

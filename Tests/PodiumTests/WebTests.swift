@@ -1,8 +1,8 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
 import PodiumWeb
 import Testing
 

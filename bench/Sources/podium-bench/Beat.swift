@@ -4,6 +4,7 @@
 import Foundation
 import PodiumEngine
 import PodiumProbe
+import PodiumHost
 import PodiumRealtime
 import PodiumSurfaces
 

@@ -5,7 +5,7 @@ import Foundation
 import PodiumEngine
 import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
+import PodiumHost
 import PodiumSession
 import CJack
 

@@ -1,7 +1,7 @@
 import Foundation
 import PodiumEngine
+import PodiumHost
 import PodiumProbe
-import PodiumRealtime
 
 /// What reloads cost the audio thread: 8 vco2 voices play while live code of each kind is
 /// compiled `reloads` times, 0.5 s apart; xruns and the longest callback over each row, with

@@ -5,7 +5,7 @@ import Foundation
 import PodiumEngine
 import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
+import PodiumHost
 import PodiumWeb
 
 /// The pages: `bench/web_pages.py` holds N WebSocket connections that read everything Podium

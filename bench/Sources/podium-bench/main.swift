@@ -5,7 +5,7 @@ import PodiumAudioFile
 import PodiumEngine
 import PodiumOSC
 import PodiumProbe
-import PodiumRealtime
+import PodiumHost
 import PodiumSession
 import PodiumSurfaces
 import PodiumWeb

@@ -1,6 +1,9 @@
+import CAtomics
 import CJack
+import CThreads
 import Foundation
 import PodiumEngine
+import PodiumRealtime
 import Synchronization
 
 // The supervisor thread (`podium-supervisor`, NRT): drains what the audio thread applied into

@@ -1,5 +1,6 @@
 import CJack
 import Foundation
+import PodiumRealtime
 
 /// Errors from JACK, naming the call that failed.
 public enum JackError: Error, CustomStringConvertible, Equatable {
@@ -102,4 +103,35 @@ struct JackAPI {
         let rc = jack_connect(client, source, destination)
         if rc != 0 && rc != EEXIST { throw JackError.call("jack_connect", detail: "\(source) → \(destination) (code \(rc))") }
     }
+}
+
+extension JackAPI {
+    /// Installs the process, xrun and shutdown callbacks; `state` is the `RTState`.
+    // Thread: NRT (the driver), before jack_activate
+    func setCallbacks(state: UnsafeMutableRawPointer) throws {
+        var rc = jack_set_process_callback(client, podiumProcess, state)
+        if rc != 0 { throw JackError.call("jack_set_process_callback", detail: "code \(rc)") }
+        rc = jack_set_xrun_callback(client, podiumXrun, state)
+        if rc != 0 { throw JackError.call("jack_set_xrun_callback", detail: "code \(rc)") }
+        jack_on_info_shutdown(client, podiumShutdown, state)
+    }
+}
+
+// MARK: JACK transport (Transport.swift has the callback side)
+
+extension JackAPI {
+    /// Master mode, before activation: Podium's timebase callback (unconditionally: it takes
+    /// over from another master).
+    // Thread: NRT (the driver)
+    func becomeTimebaseMaster(state: UnsafeMutableRawPointer) throws {
+        let rc = jack_set_timebase_callback(client, 0, podiumTimebase, state)
+        if rc != 0 { throw JackError.call("jack_set_timebase_callback", detail: "code \(rc)") }
+    }
+
+    // Thread: NRT (the driver)
+    func releaseTimebase() { _ = jack_release_timebase(client) }
+
+    /// Starts the transport rolling (followers move).
+    // Thread: NRT (the driver)
+    func startTransport() { jack_transport_start(client) }
 }

@@ -1,20 +1,21 @@
 import Foundation
+import PodiumHost
 import PodiumOSC
-import PodiumRealtime
 import PodiumSurfaces
 import PodiumWeb
 
-/// `podium play`'s stage page: started after OSC, its console sink, the address to open
+/// A performance's stage page: started after OSC, its console sink, the address to open
 /// (and, on a terminal with `qrencode` installed, a QR code of it for a phone).
 enum WebSetup {
     // Thread: NRT (owner)
-    static func start(driver: JackDriver, options: WebOptions, orchestra: String, map: OSCMap?, router: ConsoleRouter) throws -> WebSurface {
+    static func start(driver: JackDriver, options: WebOptions, orchestra: String, map: OSCMap?, router: ConsoleRouter,
+                      say: (String) -> Void) throws -> WebSurface {
         let web = WebSurface(driver: driver, options: options, orchestra: (orchestra as NSString).lastPathComponent, map: map)
         web.onNotice = { router.notice("web: \($0)") }
         web.lanHost = StartHints.lanAddress()
         try web.start()
         router.setSink("web", .init(minimum: .orchestra) { lines in web.console(lines.map(\.text)) })
-        Terminal.error("podium: the stage page: \(web.url)")
+        say("podium: the stage page: \(web.url)")
         if options.token != nil, isatty(STDERR_FILENO) == 1, let qr = which("qrencode") {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: qr)

@@ -1,4 +1,6 @@
 import PodiumEngine
+import PodiumRealtime
+
 /// The one place that checks every number a surface (OSC, csound port, REPL, scripts, MIDI
 /// maps, the web page to come) hands the engine. `CommandProducer` calls it for every command
 /// it posts, so nothing reaches the audio thread unchecked; surfaces call it for what they
@@ -140,19 +142,6 @@ public enum InputCheck {
         }
     }
 
-    /// One complete MIDI channel message: a status byte 0x80–0xEF followed by exactly its data
-    /// bytes (one for program change and channel pressure, two for the others), each below 0x80.
-    // Thread: RT
-    @_noLocks @_noAllocation
-    public static func isChannelMessage(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let status = bytes[0]
-        guard status >= 0x80, status < 0xF0 else { return false }
-        let kind = status & 0xF0
-        guard count == (kind == 0xC0 || kind == 0xD0 ? 2 : 3) else { return false }
-        for i in 1..<count where bytes[i] >= 0x80 { return false }
-        return true
-    }
-
     /// A number as a performer would write it.
     public static func describe(_ v: Double) -> String {
         if v.isNaN { return "NaN" }
@@ -175,12 +164,9 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 }
 
-/// The checks an `f` statement (a function table) passes before Csound sees it.
-public enum TableStatement {
-    /// Table numbers a score may name (Csound's ftgen numbers its own tables from 101 up).
-    public static var maximumNumber: Double { RTLimits.maximumTableNumber }
-    /// The largest table a score line may build: GEN routines run on the audio thread.
-    public static var maximumSize: Double { RTLimits.maximumTableSize }
+/// The checks an `f` statement (a function table) passes before Csound sees it (its cost and
+/// limits are the callback's: `PodiumRealtime/TableCost.swift`).
+extension TableStatement {
     /// GEN routines that take only numbers (a negative GEN number skips normalisation).
     /// GENs reading files (1, 23, 28, 49) or taking strings are not available from score text.
     public static let knownGENs: Set<Int> = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19, 20, 21, 24, 25, 27, 30, 31, 32, 33, 34, 40, 41, 42, 51, 52]
@@ -189,26 +175,6 @@ public enum TableStatement {
     /// (`cost`): about 1.3 ms at the 20 ns a point-step took here (GEN 10, one partial).
     public static var maximumCost: Double { 65_536 }
     static var nanosecondsPerUnit: Double { 20 }
-
-    /// The work a GEN routine does, in point-steps: the size times the terms it sums per point
-    /// (partials for GEN 9, 10, 19; polynomial terms for 13, 14, 15), four for GEN 21's random
-    /// distributions, one otherwise. Measured on this machine for 262 144 points: GEN 10 with one
-    /// partial 5.3 ms, GEN 11 7.5 ms, GEN 20 4.5 ms, GEN 21 19.6 ms.
-    // Thread: RT (the callback's budget) and NRT (the check)
-    @_noLocks @_noAllocation
-    public static func cost(gen: Double, size: Double, arguments: Int) -> Double {
-        let g = abs(gen)
-        let perPoint: Double
-        switch g {
-        case 10: perPoint = Double(max(1, arguments))
-        case 9, 19: perPoint = Double(max(1, arguments / 3))
-        case 13, 14, 15: perPoint = Double(max(1, arguments - 2))
-        case 21: perPoint = 4
-        case 11: perPoint = 1.5
-        default: perPoint = 1
-        }
-        return size * perPoint
-    }
 
     /// The largest table score text may build off the audio thread (`TableStaging`: a GEN
     /// routine that computes, applied now): 2^20 points and a guard point.

@@ -1,6 +1,8 @@
+import CAtomics
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumRealtime
 
 // Live code whose global code builds big tables (ftgen of a computing GEN routine): the tables
 // are computed off the audio thread and copied in by slices; the rest merges after them

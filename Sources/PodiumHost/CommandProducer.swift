@@ -1,4 +1,5 @@
 import PodiumEngine
+import PodiumRealtime
 
 /// One producer's way into the audio thread (one thread per producer).
 public final class CommandProducer: @unchecked Sendable {

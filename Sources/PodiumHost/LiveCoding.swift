@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumRealtime
 
 // Live coding through the driver: channel pointers (cached per engine generation), hot reload,
 // evaluation, score text and long string values.

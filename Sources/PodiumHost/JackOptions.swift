@@ -1,4 +1,5 @@
 import Foundation
+import PodiumRealtime
 
 /// How to meet JACK.
 public struct JackOptions: Sendable {

@@ -1,6 +1,7 @@
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumRealtime
 
 // MIDI bindings, `:learn` and held notes: the binding table the audio thread reads, handed over
 // like the engine (see EngineHandover.swift).

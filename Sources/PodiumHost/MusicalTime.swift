@@ -1,4 +1,5 @@
 import PodiumEngine
+import PodiumRealtime
 
 // The driver's view of the beat clock (the callback owns it: `BeatClock`, `ClockCallback.swift`).
 // Surfaces read the published snapshot and change the clock through `.clock` commands.

@@ -1,6 +1,8 @@
+import CAtomics
 import CJack
 import CLinkBridge
 import Foundation
+import PodiumRealtime
 
 // The driver's half of Ableton Link (the app thread side, NRT): creating the bridge, enabling it,
 // peers, the output latency the callback adds. The callback's half is LinkSync.swift.

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumRealtime
 
 /// A JACK server Podium started itself because none was running (`--jack-server auto`).
 /// Thread: NRT (main).

@@ -4,7 +4,7 @@ import PodiumAudioFile
 /// The last line of a performance recorded because nobody could hear it (JACK's dummy
 /// backend): where the file is, how long, and how loud, so a newcomer knows it holds music.
 enum ListenLine {
-    // Thread: NRT (the CLI's main thread, after the performance)
+    // Thread: NRT (the performance's owner, after the performance)
     static func describe(audio path: String) -> String {
         guard let contents = try? SoundFileContents(path: path), contents.sampleRate > 0 else {
             return "the recording \(path) could not be read back"

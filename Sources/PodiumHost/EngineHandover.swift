@@ -1,6 +1,8 @@
+import CAtomics
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumRealtime
 import Synchronization
 
 // The driver's half of the handovers (engine bundle, record tap, binding table; the callback's
@@ -142,10 +144,14 @@ extension JackDriver {
         state.pointee.paused.store(true, ordering: .releasing)
         defer { state.pointee.paused.store(false, ordering: .releasing) }
         let old = lock.withLock { _engine! }
-        let values = old.channels().filter { $0.kind == .control && $0.isInput && !$0.name.hasPrefix("podium.") }
+        let values = old.channels().filter(\.isPerformerInput)
             .compactMap { c in (try? old.control(c.name)).map { (c.name, $0) } }
         let new = try makeEngine(sampleRate: sampleRate, ksmps: ksmps)
-        for (name, value) in values { try? new.setControl(name, value) }
+        for (name, value) in values {
+            do { try new.setControl(name, value) } catch {
+                onNotice?("engine rebuild: channel \(name) could not keep its value \(value): \(error)")
+            }
+        }
         drainSideRings()
         // The old engine's channel pointers die with it: the audio thread lets go of the table first.
         try bindingLock.withLock { try feedBindings(nil) }

@@ -3,7 +3,7 @@ import Foundation
 /// The lines a performer needs next, printed once at the start of `podium play` on a terminal:
 /// where OSC listens and how a phone's TouchOSC reaches it, and how to use the REPL.
 enum StartHints {
-    // Thread: NRT (the CLI's main thread)
+    // Thread: NRT (the performance's owner)
     static func lines(oscBind: String, oscPort: Int?, repl: Bool) -> [String] {
         var out: [String] = []
         if let oscPort {

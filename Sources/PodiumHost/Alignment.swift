@@ -1,3 +1,4 @@
+import PodiumRealtime
 /// ksmps must divide the JACK period: Csound then runs `period / ksmps` k-cycles per
 /// callback, straight on the port buffers, with no buffering in between.
 public enum Alignment {

@@ -1,6 +1,8 @@
+import CAtomics
 import CJack
 import Foundation
 import PodiumEngine
+import PodiumRealtime
 import Synchronization
 
 /// Runs an engine inside the JACK process callback and keeps it running: engine rebuilds
@@ -227,7 +229,7 @@ public final class JackDriver: @unchecked Sendable {
     public var sessionFacts: SessionFacts {
         lock.withLock {
             let e = _engine!
-            let values = e.channels().filter { $0.kind == .control && $0.isInput && !$0.name.hasPrefix("podium.") }
+            let values = e.channels().filter(\.isPerformerInput)
                 .compactMap { c in (try? e.control(c.name)).map { (c.name, $0) } }
             return SessionFacts(sampleRate: Int(e.sampleRate), ksmps: e.ksmps, outputs: e.outputChannels, inputs: e.inputChannels,
                                 seed: engineOptions.seed, cycle: state.pointee.cycleNow.load(ordering: .relaxed),
@@ -270,7 +272,7 @@ public final class JackDriver: @unchecked Sendable {
         state.pointee.serverGone.store(false, ordering: .releasing)
         try api.setCallbacks(state: UnsafeMutableRawPointer(state))
         state.pointee.transportMode = jackOptions.transport.code
-        state.pointee.follower = TransportFollower()
+        state.pointee.follower = TransportFollower.fresh
         if jackOptions.transport == .master { try api.becomeTimebaseMaster(state: UnsafeMutableRawPointer(state)) }
         try handoverLock.withLock {
             state.pointee.callbacksMayRun.store(true, ordering: .releasing)
@@ -288,8 +290,13 @@ public final class JackDriver: @unchecked Sendable {
         }
         if jackOptions.connect {
             let playback = api.physicalPorts(input: true), capture = api.physicalPorts(input: false)
-            if !playback.isEmpty { for (i, p) in outs.enumerated() { try? api.connect(api.portName(p), playback[i % playback.count]) } }
-            if !capture.isEmpty { for (i, p) in ins.enumerated() { try? api.connect(capture[i % capture.count], api.portName(p)) } }
+            var pairs: [(String, String)] = []
+            if !playback.isEmpty { for (i, p) in outs.enumerated() { pairs.append((api.portName(p), playback[i % playback.count])) } }
+            if !capture.isEmpty { for (i, p) in ins.enumerated() { pairs.append((capture[i % capture.count], api.portName(p))) } }
+            // A port left unconnected is said (the performance goes on: the performer can connect it).
+            for (from, to) in pairs {
+                do { try api.connect(from, to) } catch { onNotice?("could not connect \(from) to \(to): \(error)") }
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import PodiumRealtime
 import Synchronization
 
 /// The last inputs that reached the engine (commands as posted, orchestra code as compiled),

@@ -1,4 +1,6 @@
+import CAtomics
 import CJack
+import PodiumRealtime
 
 /// A snapshot of the audio thread's counters.
 public struct DriverStats: Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import PodiumRealtime
 /// What control surfaces (REPL `:record`, OSC `/podium/record/*`) may ask of session recording.
 /// Implemented by the session layer; surfaces only see this.
 public protocol RecordingControl: AnyObject, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumRealtime
 
 /// The performance's journal: every command the audio thread applied, every async compile and
 /// score text at the k-cycle it merged, string channel values and engine restarts — from the
@@ -90,13 +91,13 @@ public final class Journal: @unchecked Sendable {
     public var isComplete: Bool { lock.withLock { keeping } }
 
     /// The lines not yet taken by a writer (all of them while none is attached) and the
-    /// orchestra texts. For tests and tools that read the journal of a driver directly; the
-    /// parameter is a remnant of the observer it once set (only nil).
+    /// orchestra texts, for tests and tools that read the journal of a driver directly
+    /// (`follow` in PodiumSession gives them as events.log's text).
     // Thread: NRT (any)
-    public func follow(_ observer: Never? = nil) -> (lines: [String], orchestras: [String: String]) {
+    public func snapshot() -> (lines: [JournalLine], orchestras: [String: String]) {
         lock.withLock {
             flushOpen()
-            return (pending.map(\.text), orchestras)
+            return (pending, orchestras)
         }
     }
 

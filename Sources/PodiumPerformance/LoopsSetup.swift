@@ -1,6 +1,6 @@
 import Foundation
 import PodiumEngine
-import PodiumRealtime
+import PodiumHost
 import PodiumSurfaces
 
 /// A performance's live loops: the scheduler, and the loops file beside the orchestra

@@ -1,0 +1,30 @@
+// Clocks and scheduling for Podium's threads: monotonic time, a thread's CPU time, a helper
+// thread's nice value.
+#ifndef PODIUM_CTHREADS_SHIM_H
+#define PODIUM_CTHREADS_SHIM_H
+#include <stdint.h>
+
+/// Monotonic nanoseconds (vDSO: no system call, no lock).
+#include <time.h>
+static inline uint64_t podium_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/// CPU time the calling thread has used (not the time it waited to be scheduled).
+static inline uint64_t podium_thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/// Lowers the calling thread's scheduling priority (nice), so that non-real-time helpers
+/// (the console router) yield to the JACK threads when the server runs without -R.
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int podium_nice_current_thread(int nice) {
+  return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
+#endif

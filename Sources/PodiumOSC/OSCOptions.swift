@@ -1,0 +1,52 @@
+import Foundation
+
+/// Where and from whom Podium takes OSC.
+public struct OSCOptions: Sendable {
+    public static let defaultPort: UInt16 = 7770
+    public var port: UInt16 = OSCOptions.defaultPort
+    /// The address to listen on: loopback unless the performer says otherwise.
+    public var bind = "127.0.0.1"
+    /// Sources allowed besides loopback (only meaningful with a non-loopback `bind`).
+    public var allow: [CIDR] = []
+    /// Orchestra code from a non-loopback sender (Csound's `system` opcode makes it a remote shell).
+    public var allowRemoteCode = false
+
+    /// Datagrams are taken from loopback and the allowed ranges only.
+    public func allows(_ source: Endpoint) -> Bool {
+        source.isLoopback || allow.contains { $0.contains(source.address) }
+    }
+
+    /// Orchestra code is taken from loopback only, unless remote code is allowed.
+    public func acceptsCode(from source: Endpoint) -> Bool {
+        source.isLoopback || allowRemoteCode
+    }
+
+    public init(port: UInt16 = OSCOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], allowRemoteCode: Bool = false) {
+        self.port = port
+        self.bind = bind
+        self.allow = allow
+        self.allowRemoteCode = allowRemoteCode
+    }
+}
+
+/// What the OSC surface counted.
+public struct OSCStats: Sendable, Equatable {
+    public var datagrams = 0
+    /// Datagrams liblo parsed (a bundle may hold several messages).
+    public var parsed = 0
+    public var messages = 0
+    public var malformed = 0
+    public var refusedSources = 0
+    public var unknownAddresses = 0
+    public var badArguments = 0
+    public var unknownTargets = 0
+    public var lateBundles = 0
+    public var refusedCode = 0
+    public var ringFull = 0
+
+    public var summary: String {
+        "datagrams \(datagrams) (parsed \(parsed)), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
+            + "unknown addresses \(unknownAddresses), bad arguments \(badArguments), unknown channels/instruments \(unknownTargets), "
+            + "late bundles \(lateBundles), refused code \(refusedCode), ring full \(ringFull)"
+    }
+}

@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import PodiumEngine
+import PodiumHost
+import PodiumOSC
+import PodiumSession
+import PodiumSurfaces
+import PodiumWeb
+import Synchronization
+
+/// One live performance: a JACK server if none runs, the driver and its engine, the console
+/// stream, the session, the surfaces (OSC, csound port, stage page, hot reload, loops, REPL or
+/// piped input, a script) — started in that order by `start()`, and taken down by `stop()`,
+/// the one teardown path (also after a failed start). `podium play` is argument parsing around
+/// this; tests start one without the CLI.
+///
+/// Threads: `start`, `run` and `stop` on the owner's thread (the REPL, when there is one, runs
+/// on it inside `run`); `requestStop` from any thread.
+public final class Performance: @unchecked Sendable {
+    public let options: PerformanceOptions
+    /// Podium's own lines (stderr for the CLI); REPL replies (stdout for the CLI).
+    let say: @Sendable (String) -> Void
+    let output: @Sendable (String) -> Void
+
+    public internal(set) var driver: JackDriver?
+    public internal(set) var osc: OSCSurface?
+    public internal(set) var web: WebSurface?
+    public internal(set) var recording: Recording?
+    var embedded: JackServer?
+    let router = ConsoleRouter()
+    var driverStarted = false
+    var textPort: CsoundTextPort?
+    var reloader: HotReload?
+    var loops: LiveLoops?
+    var loopsWatcher: FileWatcher?
+    var repl: ReadlineREPL?
+    var signalSources: [DispatchSourceSignal] = []
+    /// Nobody can hear JACK's dummy backend: the performance is recorded to listen to afterwards.
+    var recordForListening = false
+    /// `start` finished: the teardown then reports the performance's end.
+    var started = false
+    var stopped = false
+    let stopSignal = DispatchSemaphore(value: 0)
+    let stopping = Atomic<Bool>(false)
+
+    // Thread: NRT (owner)
+    public init(options: PerformanceOptions, say: @escaping @Sendable (String) -> Void,
+                output: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.say = say
+        self.output = output
+    }
+
+    /// Starts everything; on a failure, takes down what started (`stop`) and throws the reason.
+    // Thread: NRT (owner)
+    public func start() throws {
+        do { try startAll() } catch {
+            stop()
+            throw error
+        }
+        started = true
+    }
+
+    /// Waits for the end: the REPL's `:quit`, the duration, a script's end, the csound port's
+    /// close, piped input's end, `requestStop` or a signal. Then call `stop`.
+    // Thread: NRT (owner; the REPL runs here)
+    public func run() {
+        if let repl {
+            let deadline = options.duration.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+            repl.run(shouldStop: {
+                self.stopping.load(ordering: .relaxed) || self.stopSignal.wait(timeout: .now()) == .success
+                    || deadline.map { ContinuousClock.now >= $0 } ?? false
+            })
+        } else if let duration = options.duration {
+            _ = stopSignal.wait(timeout: .now() + duration)
+        } else {
+            stopSignal.wait()
+        }
+    }
+
+    /// Ends `run` (from any thread).
+    // Thread: any
+    public func requestStop() {
+        stopping.store(true, ordering: .relaxed)
+        stopSignal.signal()
+    }
+
+    /// SIGINT and SIGTERM end the performance (Ctrl-C at the REPL only clears the line).
+    // Thread: NRT (owner), after start
+    public func handleSignals() {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        for sig in [SIGINT, SIGTERM] {
+            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            src.setEventHandler { [weak self] in
+                guard let self else { return }
+                if sig == SIGINT, let repl = self.repl { repl.interrupt(); return }
+                self.requestStop()
+            }
+            src.resume()
+            signalSources.append(src)
+        }
+    }
+
+    /// The one teardown: surfaces first, then the recording, the driver, the session, the
+    /// console, the embedded server. Idempotent; after a failed start it stops what started.
+    // Thread: NRT (owner)
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        osc?.stop()
+        textPort?.stop()
+        reloader?.stop()
+        loopsWatcher?.stop()
+        loops?.stopScheduler()
+        let recorded = recording?.recordingDirectory
+        if let summary = recording?.stopRecording() { say("podium: \(summary)") }
+        web?.stop()
+        if let driver, driverStarted {
+            let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
+            driver.stop()
+            if started { say("podium: stopped. \(stats)") }
+        }
+        // After the driver stopped: the journal's last sync line is the performance's end.
+        if let summary = recording?.finish() { say("podium: \(summary)") }
+        if started, let osc { say("podium: osc: \(osc.stats.summary)") }
+        if started, let web { say("podium: web: \(web.stats.summary)") }
+        // Last, so that a newcomer sees it: the file to listen to.
+        if started, recordForListening, let recorded { say("podium: " + ListenLine.describe(audio: recorded + "/audio.wav")) }
+        router.stop()
+        embedded?.stop()
+        for src in signalSources { src.cancel() }
+        signalSources = []
+    }
+}

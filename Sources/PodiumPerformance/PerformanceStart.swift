@@ -1,0 +1,237 @@
+import Dispatch
+import Foundation
+import PodiumEngine
+import PodiumHost
+import PodiumOSC
+import PodiumSession
+import PodiumSurfaces
+import PodiumWeb
+
+// `Performance.start`'s steps, in order. Each one that fails throws; `start` then calls the
+// one teardown (`Performance.stop`), which stops whatever had started.
+
+extension Performance {
+    // Thread: NRT (owner)
+    func startAll() throws {
+        try startServerIfNone()
+        let driver = JackDriver(source: options.source, options: EngineOptions(seed: options.seed), jack: options.jack)
+        self.driver = driver
+        // One console stream: Csound's lines and Podium's notices, to the terminal (filtered),
+        // the session's console.log and OSC subscribers.
+        let say = self.say
+        router.setSink("terminal", .init(minimum: options.minimumLevel, batch: { say($0.map(\.text).joined(separator: "\n")) }))
+        router.start()
+        let router = self.router
+        driver.onConsole = { router.post($0) }
+        driver.onNotice = { router.notice($0) }
+        do { try driver.start() } catch { throw PerformanceError("\(error)") }
+        driverStarted = true
+        say("podium: playing \(options.orchestra) — \(driver.description)")
+        if options.link { startLink(driver) }
+        let recording = startSession(driver)
+        try startOSC(driver, recording: recording)
+        startWeb(driver)
+        startReload(driver)
+        osc?.reloader = reloader
+        let (loops, loopsWatcher) = LoopsSetup.start(driver: driver, orchestra: options.orchestra, watch: options.watch) { line, error in
+            router.notice(line, level: error ? .error : .orchestra)
+        }
+        self.loops = loops
+        self.loopsWatcher = loopsWatcher
+        osc?.loops = loops
+        try startCsoundPort(driver)
+        startInput(driver, recording: recording, loops: loops)
+        startScript(driver)
+    }
+
+    /// With no JACK server running, starts one (it stops with the performance).
+    // Thread: NRT (owner)
+    func startServerIfNone() throws {
+        let serverName = options.jack.serverName ?? JackDriver.defaultServerName
+        guard !JackServer.isRunning(name: serverName) else { return }
+        guard options.startServer else { throw PerformanceError("no JACK server \"\(serverName)\" is running (--jack-server none)") }
+        do {
+            let s = try JackServer.start(name: serverName)
+            embedded = s
+            say("podium: no JACK server was running; started jackd \"\(serverName)\" with the \(s.backend == .alsa ? "ALSA default device (hw:0)" : "dummy backend (no sound card found): 48000 Hz, period 256"); it stops when podium does")
+        } catch {
+            throw PerformanceError("could not start a JACK server: \(error)")
+        }
+    }
+
+    // Thread: NRT (owner)
+    func startLink(_ driver: JackDriver) {
+        if options.linkStartStop { driver.setLinkStartStopSync(true) }
+        say(driver.setLink(true) ? "podium: Ableton Link on (UDP 20808, multicast 224.76.78.75)" : "podium: could not start Ableton Link")
+        if options.linkStartStop { say("podium: Link start/stop sync: the beat clock plays when the session does (:link start starts it on the next bar)") }
+    }
+
+    /// The session (unless not kept) and, with `record` or on JACK's dummy backend, its audio.
+    // Thread: NRT (owner)
+    func startSession(_ driver: JackDriver) -> Recording {
+        let say = self.say, router = self.router
+        let recording = Recording(driver: driver, sessions: URL(fileURLWithPath: options.sessions), podiumVersion: options.podiumVersion)
+        self.recording = recording
+        recording.onProblem = { router.notice($0, level: .error) }
+        if options.crashGuard {
+            // If something faults anyway: the journal and the audio written so far are saved.
+            CrashGuard.install { sig in
+                let saved = driver.journalAfterCrash()
+                if let summary = recording.saveAfterCrash(signal: CrashGuard.name(sig), inputs: RecentInputs.lines) {
+                    say("podium: \(summary)\(saved ? "" : " (events.log may miss the last moments)")")
+                }
+            }
+        }
+        router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }))
+        // Every performance keeps a session (its journal, streamed to disk) unless told not to.
+        // JACK's dummy backend plays to nobody: the performance is also recorded so that there
+        // is something to listen to afterwards.
+        recordForListening = embedded?.backend == .dummy && options.keepSession
+        let audio = options.record || recordForListening
+        if !options.keepSession {
+            recording.keepNoSession()
+        } else {
+            do {
+                let dir = try recording.startSession()
+                if !audio { say("podium: keeping the session in \(dir) (--no-session keeps nothing)") }
+            } catch where !audio {
+                recording.keepNoSession()
+                say("podium: \(error) — playing without a session")
+            } catch {}  // the recording below says why
+        }
+        if audio {
+            do {
+                let dir = try recording.startRecording()
+                say(recordForListening && !options.record ? "podium: no sound card: recording the performance to \(dir), to listen to afterwards"
+                                                          : "podium: recording to \(dir)")
+            } catch {
+                if recording.sessionDirectory == nil { recording.keepNoSession() }
+                say("podium: \(error) — playing without recording")
+            }
+        }
+        return recording
+    }
+
+    /// The presets of this orchestra (under the sessions' directory).
+    var presets: Presets {
+        Presets(directory: URL(fileURLWithPath: options.sessions).appendingPathComponent("presets")
+            .appendingPathComponent(((options.orchestra as NSString).lastPathComponent as NSString).deletingPathExtension))
+    }
+
+    // Thread: NRT (owner)
+    func startOSC(_ driver: JackDriver, recording: Recording) throws {
+        guard let oscOptions = options.osc else { return }
+        let router = self.router
+        do {
+            let mapPath = options.mapPath
+            let map = try mapPath.map { try OSCMap(contentsOf: $0) }
+            let surface = try OSCSurface(driver: driver, options: oscOptions, reloadSource: options.source, map: map)
+            if let mapPath { say("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls\((map?.midi.isEmpty ?? true) ? "" : ", \(map!.midi.count) MIDI controllers")") }
+            surface.onNotice = { router.notice("osc: \($0)") }
+            surface.recording = recording
+            surface.presets = presets
+            router.setSink("osc", .init(minimum: .debug) { surface.console($0) })
+            surface.start()
+            osc = surface
+            say("podium: OSC on \(oscOptions.bind):\(surface.port) (UDP)")
+        } catch {
+            throw PerformanceError("\(error)")
+        }
+    }
+
+    /// The stage page (a browser surface); a port in use is said, and the music goes on.
+    // Thread: NRT (owner)
+    func startWeb(_ driver: JackDriver) {
+        guard let webOptions = options.web else { return }
+        let map = options.mapPath.flatMap { try? OSCMap(contentsOf: $0) }
+        do {
+            web = try WebSetup.start(driver: driver, options: webOptions, orchestra: options.orchestra, map: map, router: router, say: say)
+        } catch {
+            say("podium: \(error) — playing without the stage page (--web-port to choose another)")
+        }
+    }
+
+    /// The file's hot reload: on saves (when watching), :reload and /podium/reload.
+    // Thread: NRT (owner)
+    func startReload(_ driver: JackDriver) {
+        let router = self.router
+        do {
+            let r = try HotReload(path: options.orchestra, driver: driver)
+            let file = options.orchestra
+            r.onOutcome = { outcome in
+                switch outcome {
+                case let .compiled(_, instruments):
+                    router.notice("\(file) saved: compiled \(instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", "))")
+                case let .failed(message):
+                    router.notice("\(message)\npodium: (the previous version keeps playing)", level: .error)
+                case .unchanged: break
+                }
+            }
+            if options.watch { try r.watch() }
+            reloader = r
+        } catch {
+            say("podium: cannot reload \(options.orchestra) (saves, :reload, /podium/reload): \(error)")
+        }
+    }
+
+    // Thread: NRT (owner)
+    func startCsoundPort(_ driver: JackDriver) throws {
+        guard let portOptions = options.csoundPort else { return }
+        let router = self.router, stopSignal = self.stopSignal
+        do {
+            let port = try CsoundTextPort(driver: driver, options: portOptions)
+            port.onNotice = { router.notice($0) }
+            port.onClose = { stopSignal.signal() }
+            port.start()
+            textPort = port
+            say("podium: csound text protocol on \(portOptions.bind):\(port.port) (UDP)")
+        } catch {
+            throw PerformanceError("\(error)")
+        }
+    }
+
+    /// The REPL on the terminal, or commands piped on stdin.
+    // Thread: NRT (owner)
+    func startInput(_ driver: JackDriver, recording: Recording, loops: LiveLoops) {
+        let interactive: Bool
+        if case .terminal = options.input { interactive = true } else { interactive = false }
+        if isatty(STDERR_FILENO) == 1 {
+            let bind = options.osc?.bind ?? OSCOptions().bind
+            for line in StartHints.lines(oscBind: bind, oscPort: osc.map { Int($0.port) }, repl: interactive) { say("podium: " + line) }
+        }
+        let session = ReplSession(driver: driver, reloader: reloader, print: output)
+        session.recording = recording
+        session.presets = presets
+        session.loops = loops
+        session.confirmsQuit = interactive  // a pipe has nobody to answer "are you sure?"
+        switch options.input {
+        case .none: break
+        case let .terminal(historyPath):
+            let repl = ReadlineREPL(session: session, historyPath: historyPath)
+            self.repl = repl
+            // Console lines go above the prompt, never through the line being typed.
+            router.setSink("terminal", .init(minimum: options.minimumLevel, batch: { repl.post($0.map(\.text).joined(separator: "\n")) }))
+        case .piped:
+            // Piped stdin: the same commands as the REPL, with optional @SECONDS prefixes.
+            Thread.detachNewThread {
+                if PipedInput.run(session: session, shouldStop: { self.stopping.load(ordering: .relaxed) }) { self.stopSignal.signal() }
+            }
+        }
+    }
+
+    // Thread: NRT (owner)
+    func startScript(_ driver: JackDriver) {
+        guard let script = options.script else { return }
+        let player = ScriptPlayer(script: script, driver: driver)
+        let say = self.say, name = options.scriptName, duration = options.duration
+        player.onProblem = { say("podium: \(name): \($0)") }
+        let startFrame = driver.frameTime
+        let sr = driver.engine.sampleRate
+        Thread.detachNewThread {
+            if player.run(startFrame: startFrame, sampleRate: sr, shouldStop: { self.stopping.load(ordering: .relaxed) }) {
+                // A script that ends with :quit (or runs out without a duration) ends the performance.
+                if duration == nil || script.steps.last?.action == .quit { self.stopSignal.signal() }
+            }
+        }
+    }
+}

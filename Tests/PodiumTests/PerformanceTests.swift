@@ -1,0 +1,106 @@
+import CJack
+import Foundation
+import PodiumEngine
+import PodiumHost
+import PodiumOSC
+import PodiumPerformance
+import PodiumProbe
+import PodiumWeb
+import Synchronization
+import Testing
+
+/// A whole performance (driver, session, OSC, the stage page, hot reload, loops) started and
+/// stopped through the library, without the CLI.
+extension JackSuites {
+@Suite("Performance", .serialized)
+final class PerformanceTests {
+    let server: TestJackServer
+
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    static let csd = """
+    <CsoundSynthesizer>
+    <CsInstruments>
+    nchnls = 1
+    0dbfs = 1
+    instr 1
+      out oscili(0.5, 440)
+    endin
+    </CsInstruments>
+    <CsScore>
+    i 1 0 3600
+    </CsScore>
+    </CsoundSynthesizer>
+    """
+
+    /// A performance of `csd` written in a fresh directory, on `server`, without the surfaces
+    /// that need a terminal or a fixed port.
+    static func options(server: String, tag: String = #function) throws -> (PerformanceOptions, URL) {
+        let dir = Paths.temporaryDirectory(tag)
+        let file = dir.appendingPathComponent("tone.csd").path
+        try csd.write(toFile: file, atomically: true, encoding: .utf8)
+        var options = PerformanceOptions(orchestra: file, source: .csd(path: file), seed: 7,
+                                         jack: JackOptions(clientName: "perf", serverName: server, connect: false),
+                                         sessions: dir.appendingPathComponent("Sessions").path)
+        options.startServer = false
+        options.osc = nil
+        options.web = nil
+        return (options, dir)
+    }
+
+    @Test("a Performance plays (a 440 Hz tone reaches a capture client), its session is kept, and stop leaves no client, port or surface behind")
+    func startsPlaysAndStops() throws {
+        var (options, _) = try PerformanceTests.options(server: server.name)
+        let file = options.orchestra, sessions = options.sessions
+        options.osc = OSCOptions(port: 0)
+        options.web = WebOptions(port: 0)
+        let said = Mutex<[String]>([])
+        let performance = Performance(options: options, say: { line in said.withLock { $0.append(line) } }, output: { _ in })
+        try performance.start()
+        var stopped = false
+        defer { if !stopped { performance.stop() } }
+        let oscPort = try #require(performance.osc?.port)
+        #expect(oscPort != 0)
+        #expect(performance.web != nil)
+
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "perfprobe")
+        defer { capture.close() }
+        try capture.connect(from: "perf:out_1", channel: 0)
+        capture.record(seconds: 0.5)
+        let samples = capture.samples(0)
+        #expect((samples.map(abs).max() ?? 0) > 0.4, "the tone is heard")
+        #expect(abs(estimatedFrequency(samples, sampleRate: capture.sampleRate) - 440) < 5)
+
+        // run() returns when asked to stop (from another thread); stop() is the one teardown.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { performance.requestStop() }
+        performance.run()
+        performance.stop()
+        stopped = true
+        performance.stop()  // idempotent
+        #expect(eventually(2) { jack_port_by_name(capture.client, "perf:out_1") == nil })
+        let ports = jack_get_ports(capture.client, "^perf:", nil, 0)
+        #expect(ports == nil, "no port of the performance's client is left")
+        if let ports { jack_free(ports) }
+        #expect(performance.driver?.isConnected == false)
+        let lines = said.withLock { $0 }
+        #expect(lines.contains { $0.hasPrefix("podium: playing \(file)") })
+        #expect(lines.contains { $0.hasPrefix("podium: stopped.") })
+        // The session was kept and finished: its journal holds the engine's start and a sync.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: sessions).filter { !$0.hasPrefix(".") && $0 != "presets" }
+        #expect(kept.count == 1)
+        let log = try String(contentsOfFile: sessions + "/" + (kept.first ?? "") + "/events.log", encoding: .utf8)
+        #expect(log.contains(" engine "))
+        #expect(log.contains(" sync"))
+    }
+
+    @Test("a Performance that cannot start (no such server) throws and leaves nothing running")
+    func failedStart() throws {
+        let (options, _) = try PerformanceTests.options(server: "podium-test-no-such-server")
+        let performance = Performance(options: options, say: { _ in }, output: { _ in })
+        #expect(throws: PerformanceError.self) { try performance.start() }
+        #expect(performance.driver == nil)
+        performance.stop()
+    }
+}
+}
