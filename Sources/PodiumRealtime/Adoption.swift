@@ -34,7 +34,7 @@ package func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
     s.pointee.lastMerged = 0
     s.pointee.lastScored = 0
     s.pointee.scheduled = 0
-    s.pointee.momentaryCount = 0
+    s.pointee.momentary.forget()
     s.pointee.deferredStringCount = 0  // their storage belonged to the old engine
     s.pointee.misalignedPeriod.store(0, ordering: .relaxed)
     // The beat goes on across a rebuild, at the new engine's period (journaled at its cycle 0).

@@ -187,13 +187,7 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         counterAdd(s, .commands, 1)
         return  // journaled as the clock's new state (`reportClock`)
     case .momentary:
-        if let ch = command.channel {
-            RTEngine.store(ch, command.value)
-            if s.pointee.momentaryCount < s.pointee.momentaryCapacity {
-                s.pointee.momentary[s.pointee.momentaryCount] = ch
-                s.pointee.momentaryCount += 1
-            }
-        }
+        if let ch = command.channel { s.pointee.momentary.set(ch, command.value) }
     }
     counterAdd(s, .commands, 1)
     report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command))

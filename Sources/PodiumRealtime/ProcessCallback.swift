@@ -95,7 +95,6 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         let cycleStart = frameTime + Int64(k)
         if s.pointee.deferredStringCount > 0 { retryDeferredStrings(s) }
         if s.pointee.scheduled > 0 { applyDue(s, engine, cycleStart: cycleStart, ksmps: ksmps) }
-        s.pointee.clock.publish(engine.clock)  // the orchestra reads the beat of this k-cycle
 
         // JACK input (-1…1 floats, one buffer per port) → spin (interleaved, 0dBFS units).
         let spin = engine.spin
@@ -127,23 +126,16 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         if let b = midiBuffer {
             midiNext = queueMIDI(s, engine, b, events: midiEvents, from: midiNext, before: k + ksmps, cycleStart: cycleStart)
         }
-        _ = engine.performKsmps()
+        // Csound's k-cycle, as the session replayer runs it (KCycle.swift).
+        _ = KCycle.perform(engine, clock: &s.pointee.clock, momentary: &s.pointee.momentary)
         if let table = s.pointee.bindings { readBoundOutputs(table) }
         s.pointee.cycle += 1
-        s.pointee.clock.advance()
-
-        // A momentary channel is 1 for exactly the k-cycle it was set in.
-        for i in 0..<s.pointee.momentaryCount {
-            if let ch = s.pointee.momentary[i] { RTEngine.store(ch, 0) }
-        }
-        s.pointee.momentaryCount = 0
         noteMarkers(s, engine, frame: cycleStart)
 
         // spout → JACK output, through the output guard (silence for a non-finite k-cycle,
         // clipping at the performer's limit).
-        let spout = engine.spout
         let limit = s.pointee.outputLimit
-        let outcome = OutputGuard.check(spout, count: ksmps * engine.outputChannels, scale: engine.outputScale, limit: limit)
+        let outcome = KCycle.checkOutput(engine, limit: limit)
         if outcome.silenced {
             counterAdd(s, .silencedCycles, 1)
             s.pointee.sawNonFinite.store(true, ordering: .relaxed)
@@ -157,7 +149,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             if outcome.silenced {
                 buf.update(repeating: 0, count: ksmps)
             } else {
-                for f in 0..<ksmps { buf[f] = OutputGuard.sample(spout[f * engine.outputChannels + c], scale: engine.outputScale, limit: limit) }
+                for f in 0..<ksmps { buf[f] = KCycle.output(engine, outcome, frame: f, channel: c, limit: limit) }
             }
         }
         if recording, let tap {
@@ -168,8 +160,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
             }
             for c in 0..<engine.outputChannels {
                 for f in 0..<ksmps {
-                    tap.scratch[f * tap.channels + c] = outcome.silenced ? 0
-                        : OutputGuard.sample(spout[f * engine.outputChannels + c], scale: engine.outputScale, limit: limit)
+                    tap.scratch[f * tap.channels + c] = KCycle.output(engine, outcome, frame: f, channel: c, limit: limit)
                 }
             }
             writeTap(tap, cycle: s.pointee.cycle - 1, frames: ksmps, generation: s.pointee.generation)

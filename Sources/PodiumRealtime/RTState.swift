@@ -146,7 +146,6 @@ package struct RTState: ~Copyable {
 
     // Capacities, as stored values the audio thread can read (see RTLimits).
     package let scheduleCapacity = RTLimits.scheduleCapacity
-    package let momentaryCapacity = RTLimits.momentaryCapacity
     package let histogramBuckets = RTLimits.histogramBuckets
     package let histogramStart = RTLimits.histogramStart
     /// JACK told us it is shutting down (set from its thread; the driver reconnects).
@@ -155,8 +154,7 @@ package struct RTState: ~Copyable {
     // RT: commands waiting for their frame; momentary channels to reset after this k-cycle.
     package let schedule: UnsafeMutablePointer<Command>
     package var scheduled = 0
-    package let momentary: UnsafeMutablePointer<UnsafeMutablePointer<Double>?>
-    package var momentaryCount = 0
+    package var momentary = MomentaryChannels(capacity: RTLimits.momentaryCapacity)
     /// RT: k-cycles performed by the current engine (the stamp sessions replay by).
     package var cycle: Int64 = 0
     package var lastMerged = 0.0
@@ -248,9 +246,7 @@ package struct RTState: ~Copyable {
         rings = .allocate(capacity: RTLimits.maxRings)
         rings.initialize(repeating: nil, count: RTLimits.maxRings)
         schedule = .allocate(capacity: RTLimits.scheduleCapacity)
-        momentary = .allocate(capacity: RTLimits.momentaryCapacity)
         deferredStrings = .allocate(capacity: RTLimits.deferredStringCapacity)
-        momentary.initialize(repeating: nil, count: RTLimits.momentaryCapacity)
         stats = .allocate(capacity: RTLimits.statCount)
         stats.initialize(repeating: 0, count: RTLimits.statCount)
         self.applied = applied
@@ -263,7 +259,6 @@ package struct RTState: ~Copyable {
         outBuffers.deallocate()
         rings.deallocate()
         schedule.deallocate()
-        momentary.deallocate()
         deferredStrings.deallocate()
         stats.deallocate()
         levels.deallocate()

@@ -134,7 +134,6 @@ public final class SessionReplayer {
             let ksmps = engine.ksmps
             beatClock.configure(ksmps: ksmps, sampleRate: Double(info.sampleRate))
             let outs = engine.outputChannels, ins = engine.inputChannels
-            let scale = rt.outputScale
             var channels: [String: UnsafeMutablePointer<Double>] = [:]
             func channel(_ name: String) throws -> UnsafeMutablePointer<Double> {
                 if let p = channels[name] { return p }
@@ -142,7 +141,7 @@ public final class SessionReplayer {
                 channels[name] = p
                 return p
             }
-            var momentary: [UnsafeMutablePointer<Double>] = []
+            var momentary = MomentaryChannels(capacity: RTLimits.momentaryCapacity)
             var midi: [UInt8] = []
             var next = 0
             var cycle: Int64 = 0
@@ -161,9 +160,7 @@ public final class SessionReplayer {
                     case let .set(_, name, value):
                         RTEngine.store(try channel(name), value)
                     case let .momentary(_, name, value):
-                        let p = try channel(name)
-                        RTEngine.store(p, value)
-                        momentary.append(p)
+                        momentary.set(try channel(name), value)
                     case let .string(_, name, text):
                         try engine.setString(name, text)
                     case let .compile(_, hash, src, staged):
@@ -200,18 +197,14 @@ public final class SessionReplayer {
                         spin[i] = Double(Float(input.samples[start + i])) * rt.inputScale
                     }
                 }
-                beatClock.publish(rt.clock)
-                _ = engine.performKsmps()
-                beatClock.advance()
-                for p in momentary { RTEngine.store(p, 0) }
-                momentary.removeAll(keepingCapacity: true)
+                // Csound's k-cycle, as the callback runs it (KCycle.swift).
+                _ = KCycle.perform(rt, clock: &beatClock, momentary: &momentary)
                 cycle += 1
                 if recording {
                     let take = Int(min(Int64(ksmps), target - frames))
-                    let spout = engine.spout
                     // Through the same output guard as the callback: what was sent to JACK.
-                    let silenced = OutputGuard.check(spout, count: ksmps * outs, scale: scale, limit: limit).silenced
-                    for i in 0..<(take * outs) { block.append(silenced ? 0 : OutputGuard.sample(spout[i], scale: scale, limit: limit)) }
+                    let outcome = KCycle.checkOutput(rt, limit: limit)
+                    for f in 0..<take { for c in 0..<outs { block.append(KCycle.output(rt, outcome, frame: f, channel: c, limit: limit)) } }
                     frames += Int64(take)
                     // Written in blocks of about 4096 frames (one write per k-cycle costs more than Csound).
                     if block.count >= 4096 * outs || frames >= target { try flush() }
