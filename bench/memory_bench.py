@@ -83,6 +83,7 @@ def main():
     ap.add_argument("--rate", type=float, default=4000)
     ap.add_argument("--podium", default=PODIUM)
     ap.add_argument("--compare", help="another podium binary, run the same way (default session settings)")
+    ap.add_argument("--session-only", action="store_true", help="only the default run (a session), e.g. for a 10-minute stream")
     a = ap.parse_args()
     name = f"podium-bench-mem-{os.getpid()}"
     jack, _ = start_jack(name)
@@ -91,11 +92,12 @@ def main():
     with open(orchestra, "w") as f:
         f.write(ORCHESTRA)
     runs = [("this podium, a session (default)", a.podium, [])]
-    runs.append(("this podium, --no-session", a.podium, ["--no-session"]))
+    if not a.session_only:
+        runs.append(("this podium, --no-session", a.podium, ["--no-session"]))
     if a.compare:
         runs.append((f"{os.path.relpath(a.compare, ROOT) if a.compare.startswith(ROOT) else a.compare}", a.compare, []))
     try:
-        print(f"### Resident memory under a steady event stream ({a.events} OSC events at {a.rate:.0f}/s)")
+        print(f"### Resident memory under a steady event stream ({a.events} OSC events at {a.rate:.0f}/s, {a.events / a.rate / 60:.1f} minutes)")
         print()
         fifths = [a.events * k // 5 for k in range(1, 6)]
         print("| run | RSS after 1000 events | " + " | ".join(f"after {n}" for n in fifths) + " | growth after the first fifth | events.log |")
