@@ -19,6 +19,7 @@ import podium_bench  # beside this file: its sox reader
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PODIUM = os.path.join(ROOT, ".build", "release", "podium")
 FUZZER = os.path.join(ROOT, "Tests", "PodiumTests", "Fixtures", "input_fuzz.py")
+BENCH = os.path.join(ROOT, ".build", "release", "podium-bench")
 ORCHESTRA = os.path.join(ROOT, "bench", "orchestras", "fuzz.csd")
 
 
@@ -61,10 +62,14 @@ def samples(path):
     return a
 
 
-def one_run(kind, server, count, rate, seed, tmp):
+def one_run(kind, server, count, rate, seed, tmp, control_server):
     osc_port, text_port = free_port(), free_port()
     sessions = os.path.join(tmp, kind)
     seconds = count / rate
+    # The machine's own share: an idle client on a second server of the same period, over the
+    # same window (`podium-bench idle-xruns`, a process of its own: libjack keeps one server per process).
+    idle = subprocess.Popen([BENCH, "idle-xruns", "--server", control_server, "--seconds", f"{seconds + 2.5:.1f}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) if control_server else None
     cmd = [PODIUM, "play", ORCHESTRA, "--server", server, "--jack-server", "none", "--no-connect", "--no-repl",
            "--no-watch", "--quiet", "--osc-port", str(osc_port), "--csound-port", str(text_port), "--record",
            "--sessions", sessions, "--duration", f"{seconds + 60:.0f}", "--name", f"podium-{kind}"]
@@ -86,6 +91,10 @@ def one_run(kind, server, count, rate, seed, tmp):
             sent.update(json.loads(err.strip().splitlines()[-1]))
         except (ValueError, IndexError):
             pass
+    idle_xruns = None
+    if idle:
+        out, _ = idle.communicate(timeout=seconds + 60)
+        idle_xruns = int(out.strip().splitlines()[-1]) if out.strip() else None
     answers = asks_status(osc_port)
     podium.terminate()  # SIGTERM: a clean stop, statistics printed
     _, err = podium.communicate(timeout=seconds + 120)
@@ -97,15 +106,15 @@ def one_run(kind, server, count, rate, seed, tmp):
         m = re.search(label + r" (\d+)", stopped)
         return int(m.group(1)) if m else None
 
-    longest = re.search(r"max (\d+) µs of (\d+) µs", stopped)
+    longest = re.search(r"max (\d+) µs of (\d+) µs(?: \(k-cycle \d+, CPU (\d+) µs)?", stopped)
     wavs = [os.path.join(d, f) for d, _, fs in os.walk(sessions) for f in fs if f == "audio.wav"]
     audio = samples(wavs[0]) if wavs else array.array("f")
     nonfinite = sum(1 for x in audio if not math.isfinite(x))
     peak = max((abs(x) for x in audio if math.isfinite(x)), default=0.0)
     return {
         "run": kind, "sent": sum(v for k, v in sent.items() if k != "total"), "seconds": seconds,
-        "exit": podium.returncode, "drops": err.count("reconnect"), "xruns": stat("xruns"),
-        "longest": f"{longest.group(1)} of {longest.group(2)}" if longest else "?",
+        "exit": podium.returncode, "drops": err.count("reconnect"), "xruns": stat("xruns"), "idle": idle_xruns,
+        "longest": (f"{longest.group(1)} of {longest.group(2)}" + (f" ({longest.group(3)})" if longest.group(3) else "")) if longest else "?",
         "silenced": stat("silenced k-cycles"), "clipped": stat("clipped samples"),
         "nonfinite": nonfinite, "peak": peak, "answers": answers, "kinds": sent,
         "error": "" if stopped else err[-400:], "stopped": stopped,
@@ -126,22 +135,29 @@ def main():
     a = ap.parse_args()
     name = f"podium-fuzz-{os.getpid()}"
     jack, realtime = start_jack(name)
+    control, _ = start_jack(name + "-idle") if os.access(BENCH, os.X_OK) else (None, None)
     tmp = a.keep or tempfile.mkdtemp()
     try:
-        rows = [one_run(kind, name, a.messages, a.rate, a.seed, tmp) for kind in a.runs.split(",")]
+        rows = [one_run(kind, name, a.messages, a.rate, a.seed, tmp, name + "-idle" if control else None) for kind in a.runs.split(",")]
     finally:
-        jack.terminate()
-        jack.wait()
+        for j in [jack, control]:
+            if j:
+                j.terminate()
+                j.wait()
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)
     print(f"### Bad input: {a.messages:,} fuzzed OSC messages (+ {a.messages // 10:,} csound-port packets) "
           f"at {a.rate:,.0f}/s vs a control of good input at the same rate "
           f"(period 256, jackd {'-R' if realtime else '-r'})\n")
-    print("| run | messages | exit | client drops | xruns | longest callback µs | silenced k-cycles | clipped samples "
+    print("(xruns of an idle client: a client that does nothing, on a second server of the same period, over the same "
+          "window — what the machine's scheduling does by itself under that run's load. Longest callback: wall time, "
+          "and the CPU time of that callback.)\n")
+    print("| run | messages | exit | client drops | xruns | xruns of an idle client | longest callback µs (CPU) | silenced k-cycles | clipped samples "
           "| non-finite samples | peak | answers /podium/status after the input, s |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|")
+    print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|")
     for r in rows:
-        print(f"| {r['run']} | {r['sent']:,} | {r['exit']} | {r['drops']} | {r['xruns']} | {r['longest']} | {r['silenced']} "
+        idle = "?" if r["idle"] is None else r["idle"]
+        print(f"| {r['run']} | {r['sent']:,} | {r['exit']} | {r['drops']} | {r['xruns']} | {idle} | {r['longest']} | {r['silenced']} "
               f"| {r['clipped']} | {r['nonfinite']} | {r['peak']:.3f} | {answered(r)} |")
     fuzz = rows[-1]["kinds"]
     print("\nFuzz by kind: " + ", ".join(f"{k} {v:,}" for k, v in sorted(fuzz.items()) if k != "total") + "\n")
