@@ -69,17 +69,10 @@ public enum TableStaging {
 
     /// The text's global code only: instrument and opcode blocks left blank.
     static func globalCode(_ text: String) -> String {
-        var inBlock: Substring? = nil
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            let first = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? ""
-            if let end = inBlock {
-                if first == end { inBlock = nil }
-                return ""
-            }
-            if first == "instr" { inBlock = "endin"; return "" }
-            if first == "opcode" { inBlock = "endop"; return "" }
-            return String(line)
-        }.joined(separator: "\n")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var out = lines.map(String.init)
+        for b in OrchestraBlocks.blocks(lines) where b.isInstrument { for i in b.lines { out[i] = "" } }
+        return out.joined(separator: "\n")
     }
 
     /// Tables computed by an engine of their own (kept alive as long as this is).

@@ -106,7 +106,10 @@ struct JackAPI {
 }
 
 extension JackAPI {
-    /// Installs the process, xrun and shutdown callbacks; `state` is the `RTState`.
+    /// Installs the process, xrun and shutdown callbacks; `state` is the `RTState`. The functions
+    /// registered here live in PodiumRealtime, each marked `@_noLocks @_noAllocation` and checked
+    /// by the compiler: `podiumProcess` (ProcessCallback.swift), `podiumXrun` and `podiumShutdown`
+    /// (JackCallbacks.swift); `podiumTimebase` below (Transport.swift). This call itself is not RT.
     // Thread: NRT (the driver), before jack_activate
     func setCallbacks(state: UnsafeMutableRawPointer) throws {
         var rc = jack_set_process_callback(client, podiumProcess, state)
