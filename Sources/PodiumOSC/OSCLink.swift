@@ -1,6 +1,7 @@
 
 /// Ableton Link over OSC:
-///   - `/podium/link ,i 1|0` joins or leaves the session; `/podium/link` alone asks;
+///   - `/podium/link ,i 1|0` joins or leaves the session (joining only when `podium play --link`
+///     allowed Link: `OSCOptions.allowLinkJoin`); `/podium/link` alone asks;
 ///     either way the reply is `/podium/link ,iiff ON PEERS TEMPO BEAT`;
 ///   - `/podium/link/play ,i 1|0` starts or stops the beat clock (with start/stop sync the session
 ///     too: a start lands on the session's next bar), replied like `/podium/link`;
@@ -29,6 +30,9 @@ extension OSCSurface {
         if let first = m.arguments.first {
             guard let on = first.number, on == 0 || on == 1, m.arguments.count == 1 else {
                 return bad(m, source, "expected 1 (join the Link session) or 0 (leave it) (,i)")
+            }
+            if on == 1, !options.allowLinkJoin, !driver.linkEnabled {
+                return replyError(source, m.address, "joining Ableton Link from OSC needs `podium play --link` (Link sends multicast on the LAN; it is off unless the performer turns it on)")
             }
             guard driver.setLink(on == 1) else { return replyError(source, m.address, "could not start Ableton Link") }
         }

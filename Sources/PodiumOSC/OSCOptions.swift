@@ -10,6 +10,10 @@ public struct OSCOptions: Sendable {
     public var allow: [CIDR] = []
     /// Orchestra code from a non-loopback sender (Csound's `system` opcode makes it a remote shell).
     public var allowRemoteCode = false
+    /// `/podium/link 1` joins the Link session only when the performer started with `--link`:
+    /// joining sends multicast on the LAN, which a controller must not switch on by itself.
+    /// Leaving and asking are always allowed.
+    public var allowLinkJoin = false
 
     /// Datagrams are taken from loopback and the allowed ranges only.
     public func allows(_ source: Endpoint) -> Bool {
@@ -21,11 +25,13 @@ public struct OSCOptions: Sendable {
         source.isLoopback || allowRemoteCode
     }
 
-    public init(port: UInt16 = OSCOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], allowRemoteCode: Bool = false) {
+    public init(port: UInt16 = OSCOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], allowRemoteCode: Bool = false,
+                allowLinkJoin: Bool = false) {
         self.port = port
         self.bind = bind
         self.allow = allow
         self.allowRemoteCode = allowRemoteCode
+        self.allowLinkJoin = allowLinkJoin
     }
 }
 

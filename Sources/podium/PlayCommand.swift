@@ -113,7 +113,7 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "JACK transport: master (Podium publishes bar, beat and BPM and starts the transport), follow (transport start, stop and locate move Podium's clock), off.")
     var transport = TransportMode.off
 
-    @Flag(name: .long, help: "Join the Ableton Link session on the LAN (tempo and phase shared with peers; :link on|off changes it). UDP 20808, multicast 224.76.78.75.")
+    @Flag(name: .long, help: "Join the Ableton Link session on the LAN (tempo and phase shared with peers; :link on|off and OSC /podium/link 1|0 change it: without this flag OSC cannot join). UDP 20808, multicast 224.76.78.75.")
     var link = false
 
     @Flag(name: .long, help: "With --link: the session's start/stop starts and stops the beat clock (on the session's bar); :link start|stop reach the peers.")
@@ -159,7 +159,8 @@ struct Play: ParsableCommand {
         jack.transport = transport
         var o = PerformanceOptions(orchestra: orchestra.file, source: orchestra.source, seed: seed, jack: jack, sessions: sessionsDirectory)
         o.startServer = jackServer == .auto
-        let oscOptions = OSCOptions(port: oscPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init), allowRemoteCode: allowRemoteCode)
+        let oscOptions = OSCOptions(port: oscPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init), allowRemoteCode: allowRemoteCode,
+                                    allowLinkJoin: link)
         o.osc = noOsc ? nil : oscOptions
         o.oscMap = oscMap
         o.csoundPort = csoundPort.map { port in
