@@ -39,6 +39,11 @@ public final class JackDriver: @unchecked Sendable {
     var supervisor: Thread?
     let supervisorDone = DispatchSemaphore(value: 0)
 
+    /// How many compiles (each checked in a child process) the surfaces may ask for (CompileBudget.swift).
+    let compileBudget = CompileBudget()
+    /// Compiles refused because the budget was spent.
+    public var refusedCompiles: UInt64 { compileBudget.refused }
+
     /// Bindings (MIDI CC maps, learned controllers, bound outputs) and their current table.
     var bindingList: [Binding] = []
     var bindingTable: BindingTable?

@@ -49,6 +49,7 @@ extension JackDriver {
         RecentInputs.note("compile \(source): \(text.prefix(120))")
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
+        guard compileBudget.admit() else { throw EngineError.compile(CompileFailure(source: source, diagnostics: [compileBudget.refusal])) }
         let cost = try OrchestraCheck.inChild(text, source: source, options: searchOptions)
         // vco2init run again replaces the tables that playing vco2 voices read (a crash).
         if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.orchestraTexts.contains { OrchestraCheck.mentions($0, "vco2") } }) {

@@ -120,6 +120,7 @@ public final class Performance: @unchecked Sendable {
             let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
             driver.stop()
             if started { say("podium: stopped. \(stats)") }
+            if started, driver.refusedCompiles > 0 { say("podium: compiles refused by the budget (each is checked in a child process): \(driver.refusedCompiles)") }
         }
         // After the driver stopped: the journal's last sync line is the performance's end.
         if let summary = recording?.finish() { say("podium: \(summary)") }

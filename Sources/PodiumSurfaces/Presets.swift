@@ -34,7 +34,7 @@ public struct Presets: Sendable {
             default: break
             }
         }
-        let file = File(orchestra: driver.source.displayName, saved: ISO8601DateFormatter().string(from: Date()), controls: controls, strings: strings)
+        let file = File(orchestra: driver.source.displayName, saved: Date().formatted(.iso8601), controls: controls, strings: strings)
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
             throw PresetError("cannot create \(directory.path): \(error.localizedDescription)")
         }

@@ -8,8 +8,12 @@ REPL/script lines (the test suite sends a bounded number, bench/run fuzz a milli
   input_fuzz.py control PORT COUNT SEED [RATE]  the control: sensible OSC at the same rate
                                                (short notes and channel sets a performer sends)
 
+  input_fuzz.py make KIND COUNT SEED FILE      KIND (osc, text, control) made ahead into FILE
+  input_fuzz.py send PORT FILE [RATE]          FILE's datagrams to 127.0.0.1:PORT
+
 RATE is messages per second (default 10000). At the end a JSON object on stderr counts what
-was sent by kind. Nothing here ends a performance on purpose: `##close##`, `:quit` and
+was sent by kind. `make` and `send` keep the making out of the measured window: the benchmark's
+control and fuzz then cost the sender the same (a sendto per datagram). Nothing here ends a performance on purpose: `##close##`, `:quit` and
 `:record` are explicit commands and are never generated; everything else is fair game.
 """
 import json, math, random, socket, struct, sys, time
@@ -238,6 +242,44 @@ def main():
                 line = ":status"
             out.write(line.replace("\r", " ") + "\n")
         out.flush()
+    elif mode == "make":
+        kind, count, rng, path = sys.argv[2], int(sys.argv[3]), random.Random(int(sys.argv[4])), sys.argv[5]
+        make = {"osc": osc_datagram, "text": text_packet, "control": control_datagram}[kind]
+        with open(path, "wb") as f:
+            for _ in range(count):
+                d = make(rng, counts)
+                if isinstance(d, str):
+                    d = d.encode("utf-8", "surrogatepass")
+                d = d[:65000]
+                f.write(struct.pack(">I", len(d)) + d)
+        counts["total"] = count
+        with open(path + ".json", "w") as f:
+            json.dump(dict(counts), f, sort_keys=True)
+        return
+    elif mode == "send":
+        port, path = int(sys.argv[2]), sys.argv[3]
+        rate = float(sys.argv[4]) if len(sys.argv) > 4 else 10000.0
+        with open(path, "rb") as f:
+            data = f.read()
+        datagrams, at = [], 0
+        while at < len(data):
+            (n,) = struct.unpack_from(">I", data, at)
+            datagrams.append(data[at + 4:at + 4 + n])
+            at += 4 + n
+        with open(path + ".json") as f:
+            counts = Counter(json.load(f))
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        target = ("127.0.0.1", port)
+        start = time.monotonic()
+        for i, d in enumerate(datagrams):
+            try:
+                sock.sendto(d, target)
+            except OSError:
+                counts["send failed"] += 1
+            if i % 100 == 99:
+                ahead = start + (i + 1) / rate - time.monotonic()
+                if ahead > 0:
+                    time.sleep(ahead)
     else:
         port, count, rng = int(sys.argv[2]), int(sys.argv[3]), random.Random(int(sys.argv[4]))
         rate = float(sys.argv[5]) if len(sys.argv) > 5 else 10000.0
@@ -256,7 +298,7 @@ def main():
                 ahead = start + (i + 1) / rate - time.monotonic()
                 if ahead > 0:
                     time.sleep(ahead)
-    counts["total"] = count
+        counts["total"] = count
     print(json.dumps(dict(counts), sort_keys=True), file=sys.stderr)
 
 
