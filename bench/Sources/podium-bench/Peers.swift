@@ -95,7 +95,7 @@ func impulseSynthDef(name: String) -> [UInt8] {
 
 func peersTable(period: Int, events: Int) throws -> [PeerRow] {
     var rows: [PeerRow] = []
-    let server = try TestJackServer(period: period, tag: "bench-peers")
+    let server = try TestJackServer(period: period, realtime: realtimeServer, tag: "bench-peers")
     defer { server.stop() }
 
     // Podium: OSC and the csound text protocol, in-process.

@@ -356,7 +356,7 @@ do {
     case "peers":
         let periods = (option("--periods") ?? "256,128,64").split(separator: ",").compactMap { Int($0) }
         let events = Int(option("--events") ?? "60") ?? 60
-        print("### Event-to-sound latency against peers, measured the same way in one run (dummy JACK -r, 48 kHz): a UDP trigger sent at a known JACK frame, the onset in a capture client\n")
+        print("### Event-to-sound latency against peers, measured the same way in one run (dummy JACK \(realtimeServer ? "-R" : "-r"), 48 kHz): a UDP trigger sent at a known JACK frame, the onset in a capture client\n")
         print("(Each system's first event, which pays for start-up, is sent before the measured ones and not counted.)\n")
         print("| period | system | events | min frames | median frames | max frames | median periods | p95 periods | max periods | |")
         print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
