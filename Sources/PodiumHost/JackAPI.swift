@@ -135,6 +135,13 @@ extension JackAPI {
     func releaseTimebase() { _ = jack_release_timebase(client) }
 
     /// Starts the transport rolling (followers move).
-    // Thread: NRT (the driver)
+    // Thread: NRT (the driver, the supervisor)
     func startTransport() { jack_transport_start(client) }
+
+    /// Whether the transport rolls now (or is starting: waiting for slow-sync clients).
+    // Thread: NRT (the supervisor)
+    var transportRollingOrStarting: Bool {
+        let state = jack_transport_query(client, nil)
+        return state == JackTransportRolling || state == JackTransportStarting
+    }
 }

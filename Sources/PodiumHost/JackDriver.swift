@@ -59,6 +59,8 @@ public final class JackDriver: @unchecked Sendable {
     public var handoverTimeout: Double = 10
     /// `restartEngine`: the ksmps asked for, the supervisor's answer.
     let restartRequest = Mutex<Int?>(nil)
+    /// Master transport: until when the supervisor makes sure the start took (see `start`).
+    let transportStartDeadline = Mutex<ContinuousClock.Instant?>(nil)
     let restartDone = DispatchSemaphore(value: 0)
     var restartError: Error?
     /// The supervisor reports each of these once.
@@ -286,7 +288,13 @@ public final class JackDriver: @unchecked Sendable {
                 throw error
             }
         }
-        if jackOptions.transport == .master { api.startTransport() }  // followers move with Podium's bars
+        if jackOptions.transport == .master {  // followers move with Podium's bars
+            api.startTransport()
+            // A start asked for in the first cycles after activation can be lost by the server:
+            // the supervisor asks again until the transport is seen rolling (2 s at most, so that
+            // a performer's later stop is never fought).
+            transportStartDeadline.withLock { $0 = .now + .seconds(2) }
+        }
         lock.withLock {
             self.api = api
             inPorts = ins

@@ -30,11 +30,24 @@ extension JackDriver {
             let misaligned = state.pointee.misalignedPeriod.load(ordering: .acquiring)
             if misaligned != 0 { realign(period: misaligned) }
             restartIfRequested()
+            confirmTransportStart()
             Thread.sleep(forTimeInterval: 0.01)
         }
         drainSideRings()
         restartIfRequested()  // a request that came as it stopped still gets its answer
         supervisorDone.signal()
+    }
+
+    /// Master transport: asks for the start again until the transport rolls (JackDriver.start).
+    // Thread: NRT (supervisor)
+    func confirmTransportStart() {
+        guard let deadline = transportStartDeadline.withLock({ $0 }) else { return }
+        let rolling: Bool? = lock.withLock { api.map { $0.transportRollingOrStarting } }
+        if rolling == true || ContinuousClock.now >= deadline {
+            transportStartDeadline.withLock { $0 = nil }
+        } else if rolling == false {
+            lock.withLock { api?.startTransport() }
+        }
     }
 
     // Thread: NRT (supervisor; the owner once it has stopped)

@@ -230,6 +230,27 @@ def repl_line(rng, counts):
     return mutate_text(rng, rng.choice(["i1 0 1 440", ":set freq 440", "chord c4 maj7 0 1", "gkX init 1"]))
 
 
+def encoded(d):
+    """A datagram as bytes, cut to what UDP carries."""
+    return (d.encode("utf-8", "surrogatepass") if isinstance(d, str) else d)[:65000]
+
+
+def send_paced(port, datagrams, rate, counts):
+    """Sends each datagram to 127.0.0.1:PORT, RATE a second (paced every 100)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    target = ("127.0.0.1", port)
+    start = time.monotonic()
+    for i, d in enumerate(datagrams):
+        try:
+            sock.sendto(d, target)
+        except OSError:
+            counts["send failed"] += 1
+        if i % 100 == 99:
+            ahead = start + (i + 1) / rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
+
+
 def main():
     mode = sys.argv[1]
     counts = Counter()
@@ -247,10 +268,7 @@ def main():
         make = {"osc": osc_datagram, "text": text_packet, "control": control_datagram}[kind]
         with open(path, "wb") as f:
             for _ in range(count):
-                d = make(rng, counts)
-                if isinstance(d, str):
-                    d = d.encode("utf-8", "surrogatepass")
-                d = d[:65000]
+                d = encoded(make(rng, counts))
                 f.write(struct.pack(">I", len(d)) + d)
         counts["total"] = count
         with open(path + ".json", "w") as f:
@@ -268,36 +286,12 @@ def main():
             at += 4 + n
         with open(path + ".json") as f:
             counts = Counter(json.load(f))
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        target = ("127.0.0.1", port)
-        start = time.monotonic()
-        for i, d in enumerate(datagrams):
-            try:
-                sock.sendto(d, target)
-            except OSError:
-                counts["send failed"] += 1
-            if i % 100 == 99:
-                ahead = start + (i + 1) / rate - time.monotonic()
-                if ahead > 0:
-                    time.sleep(ahead)
+        send_paced(port, datagrams, rate, counts)
     else:
         port, count, rng = int(sys.argv[2]), int(sys.argv[3]), random.Random(int(sys.argv[4]))
         rate = float(sys.argv[5]) if len(sys.argv) > 5 else 10000.0
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         make = {"osc": osc_datagram, "text": text_packet, "control": control_datagram}[mode]
-        start = time.monotonic()
-        for i in range(count):
-            d = make(rng, counts)
-            if isinstance(d, str):
-                d = d.encode("utf-8", "surrogatepass")
-            try:
-                sock.sendto(d[:65000], ("127.0.0.1", port))
-            except OSError:
-                counts["send failed"] += 1
-            if i % 100 == 99:
-                ahead = start + (i + 1) / rate - time.monotonic()
-                if ahead > 0:
-                    time.sleep(ahead)
+        send_paced(port, (encoded(make(rng, counts)) for _ in range(count)), rate, counts)
         counts["total"] = count
     print(json.dumps(dict(counts), sort_keys=True), file=sys.stderr)
 
