@@ -29,8 +29,11 @@ extension Performance {
         say("podium: playing \(options.orchestra) — \(driver.description)")
         if options.link { startLink(driver) }
         let recording = startSession(driver)
-        try startOSC(driver, recording: recording)
-        startWeb(driver)
+        // The OSC map is read once, for OSC and for the stage page's layout.
+        let map: OSCMap?
+        do { map = try options.mapPath.map { try OSCMap(contentsOf: $0) } } catch { throw PerformanceError("\(error)") }
+        try startOSC(driver, recording: recording, map: map)
+        startWeb(driver, map: map)
         startReload(driver)
         osc?.reloader = reloader
         let (loops, loopsWatcher) = LoopsSetup.start(driver: driver, orchestra: options.orchestra, watch: options.watch) { line, error in
@@ -119,12 +122,11 @@ extension Performance {
     }
 
     // Thread: NRT (owner)
-    func startOSC(_ driver: JackDriver, recording: Recording) throws {
+    func startOSC(_ driver: JackDriver, recording: Recording, map: OSCMap?) throws {
         guard let oscOptions = options.osc else { return }
         let router = self.router
         do {
             let mapPath = options.mapPath
-            let map = try mapPath.map { try OSCMap(contentsOf: $0) }
             let surface = try OSCSurface(driver: driver, options: oscOptions, reloadSource: options.source, map: map)
             if let mapPath { say("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls\((map?.midi.isEmpty ?? true) ? "" : ", \(map!.midi.count) MIDI controllers")") }
             surface.onNotice = { router.notice("osc: \($0)") }
@@ -141,9 +143,8 @@ extension Performance {
 
     /// The stage page (a browser surface); a port in use is said, and the music goes on.
     // Thread: NRT (owner)
-    func startWeb(_ driver: JackDriver) {
+    func startWeb(_ driver: JackDriver, map: OSCMap?) {
         guard let webOptions = options.web else { return }
-        let map = options.mapPath.flatMap { try? OSCMap(contentsOf: $0) }
         do {
             web = try WebSetup.start(driver: driver, options: webOptions, orchestra: options.orchestra, map: map, router: router, say: say)
         } catch {

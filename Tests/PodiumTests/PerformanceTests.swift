@@ -94,6 +94,24 @@ final class PerformanceTests {
         #expect(log.contains(" sync"))
     }
 
+    @Test("an OSC map that cannot be read is an error naming the file even with OSC off (the stage page reads it too); nothing is left running")
+    func brokenMapWithoutOSC() throws {
+        var (options, dir) = try PerformanceTests.options(server: server.name)
+        let map = dir.appendingPathComponent("broken.oscmap.yaml").path
+        try "controls: [unclosed\n".write(toFile: map, atomically: true, encoding: .utf8)
+        options.oscMap = map
+        options.web = WebOptions(port: 0)
+        let performance = Performance(options: options, say: { _ in }, output: { _ in })
+        #expect {
+            try performance.start()
+        } throws: { error in
+            (error as? PerformanceError)?.description.contains("broken.oscmap.yaml") ?? false
+        }
+        #expect(performance.web == nil)
+        #expect(performance.driver?.isConnected != true)
+        performance.stop()
+    }
+
     @Test("a Performance that cannot start (no such server) throws and leaves nothing running")
     func failedStart() throws {
         let (options, _) = try PerformanceTests.options(server: "podium-test-no-such-server")
