@@ -6,7 +6,7 @@ import PackageDescription
 // loader reads 40 KB instead of 2.5 MB, ASLR kept), no dynamic symbol table of the program's own
 // functions (nothing looks them up), and the code that runs first in .text
 // (scripts/podium-hot-code.order, made by scripts/order-hot-code), so that fewer pages of the
-// static binary are touched. bench/RESULTS.md has what each costs and saves.
+// static binary are touched. bench/HISTORY.md has what each costs and saves.
 let releaseLink: [LinkerSetting] = [
     .unsafeFlags([
         "-use-ld=lld",
