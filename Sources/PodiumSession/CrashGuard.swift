@@ -8,8 +8,9 @@ import Synchronization
 /// write(2) only, wakes the guard thread and waits up to five seconds while that thread saves
 /// the session (the journal's last lines, the audio the disk thread still holds, session.json
 /// marked "crashed" with the inputs that preceded it); then the handler that was there before
-/// (Swift's backtracer, which prints every thread's stack; else the default action) takes the
-/// signal. The faulting thread's name and address are printed first.
+/// (Swift's backtracer, which prints every thread's stack; else the default action) takes a
+/// fault, and a fatal signal sent by another process ends the process by its default action.
+/// The faulting thread's name and address are printed first.
 ///
 /// Threads: the handler runs on the faulting thread and only writes, sleeps and uses atomics
 /// on state made before `install`; `onCrash` runs on the guard thread, an ordinary thread.
@@ -122,7 +123,22 @@ func podiumFatalSignal(_ sig: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _
     _ = write(state.pointee.wakeFD, &one, 1)
     var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
     for _ in 0..<500 where !state.pointee.saved.load(ordering: .acquiring) { nanosleep(&pause, nil) }
-    // The handler that was there before (Swift's backtracer prints the stacks), else the default.
+    // A signal another process sent (kill(2), sigqueue(3)) faulted nowhere: nothing would end the
+    // process after a handler returns (Swift's backtracer returns, and the performance went on,
+    // or ended by another signal). It ends now, by the signal's default action.
+    let code = info?.pointee.si_code ?? Int32(SI_USER)
+    if code == Int32(SI_USER) || code == Int32(SI_QUEUE) {
+        signal(sig, SIG_DFL)
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, sig)
+        pthread_sigmask(SIG_UNBLOCK, &only, nil)
+        raise(sig)
+        return
+    }
+    // A fault (or abort(3)): the handler that was there before takes it as this one returns
+    // (Swift's backtracer prints the stacks; the faulting instruction faults again, abort(3)
+    // raises again), else the default action.
     if let i = CrashGuard.signals.firstIndex(of: sig), i < CrashState.handlers {
         sigaction(sig, state.pointee.previous + i, nil)
     } else {
