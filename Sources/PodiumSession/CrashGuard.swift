@@ -123,26 +123,23 @@ func podiumFatalSignal(_ sig: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _
     _ = write(state.pointee.wakeFD, &one, 1)
     var pause = timespec(tv_sec: 0, tv_nsec: 10_000_000)
     for _ in 0..<500 where !state.pointee.saved.load(ordering: .acquiring) { nanosleep(&pause, nil) }
-    // A signal another process sent (kill(2), sigqueue(3)) faulted nowhere: nothing would end the
-    // process after a handler returns (Swift's backtracer returns, and the performance went on,
-    // or ended by another signal). It ends now, by the signal's default action.
+    // The handler that was there before (Swift's backtracer prints the stacks; else the default
+    // action) takes a fault or abort(3) as this one returns: the faulting instruction faults
+    // again, abort(3) raises again. A signal another process sent (kill(2), sigqueue(3)) faulted
+    // nowhere, and a handler that returns would let the performance go on: it ends the process
+    // now, by its default action (unblocked here: a signal is blocked in its own handler).
     let code = info?.pointee.si_code ?? Int32(SI_USER)
-    if code == Int32(SI_USER) || code == Int32(SI_QUEUE) {
+    let sent = code == Int32(SI_USER) || code == Int32(SI_QUEUE)
+    if !sent, let i = CrashGuard.signals.firstIndex(of: sig), i < CrashState.handlers {
+        sigaction(sig, state.pointee.previous + i, nil)
+    } else {
         signal(sig, SIG_DFL)
+    }
+    if sent {
         var only = sigset_t()
         sigemptyset(&only)
         sigaddset(&only, sig)
         pthread_sigmask(SIG_UNBLOCK, &only, nil)
-        raise(sig)
-        return
-    }
-    // A fault (or abort(3)): the handler that was there before takes it as this one returns
-    // (Swift's backtracer prints the stacks; the faulting instruction faults again, abort(3)
-    // raises again), else the default action.
-    if let i = CrashGuard.signals.firstIndex(of: sig), i < CrashState.handlers {
-        sigaction(sig, state.pointee.previous + i, nil)
-    } else {
-        signal(sig, SIG_DFL)
     }
     raise(sig)
 }
