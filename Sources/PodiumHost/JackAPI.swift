@@ -135,13 +135,17 @@ extension JackAPI {
     func releaseTimebase() { _ = jack_release_timebase(client) }
 
     /// Starts the transport rolling (followers move).
-    // Thread: NRT (the driver, the supervisor)
+    // Thread: NRT (the driver)
     func startTransport() { jack_transport_start(client) }
 
-    /// Whether the transport rolls now (or is starting: waiting for slow-sync clients).
+    /// The transport's frame while it waits in `Starting` for its clients; nil in any other state.
     // Thread: NRT (the supervisor)
-    var transportRollingOrStarting: Bool {
-        let state = jack_transport_query(client, nil)
-        return state == JackTransportRolling || state == JackTransportStarting
+    var transportStartingFrame: UInt32? {
+        var pos = jack_position_t()
+        return jack_transport_query(client, &pos) == JackTransportStarting ? pos.frame : nil
     }
+
+    /// Asks for the transport at `frame` (JACK makes every client take part in a new start).
+    // Thread: NRT (the supervisor)
+    func locateTransport(_ frame: UInt32) { _ = jack_transport_locate(client, frame) }
 }

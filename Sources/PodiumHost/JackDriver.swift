@@ -59,8 +59,8 @@ public final class JackDriver: @unchecked Sendable {
     public var handoverTimeout: Double = 10
     /// `restartEngine`: the ksmps asked for, the supervisor's answer.
     let restartRequest = Mutex<Int?>(nil)
-    /// Master transport: until when the supervisor makes sure the start took (see `start`).
-    let transportStartDeadline = Mutex<ContinuousClock.Instant?>(nil)
+    /// Master transport: a start JACK holds in `Starting` (TransportStartWatch.swift); supervisor's.
+    var transportStartWatch = TransportStartWatch()
     let restartDone = DispatchSemaphore(value: 0)
     var restartError: Error?
     /// The supervisor reports each of these once.
@@ -288,13 +288,8 @@ public final class JackDriver: @unchecked Sendable {
                 throw error
             }
         }
-        if jackOptions.transport == .master {  // followers move with Podium's bars
-            api.startTransport()
-            // A start asked for in the first cycles after activation can be lost by the server:
-            // the supervisor asks again until the transport is seen rolling (2 s at most, so that
-            // a performer's later stop is never fought).
-            transportStartDeadline.withLock { $0 = .now + .seconds(2) }
-        }
+        // Followers move with Podium's bars; the supervisor sees that JACK lets it roll.
+        if jackOptions.transport == .master { api.startTransport() }
         lock.withLock {
             self.api = api
             inPorts = ins

@@ -30,7 +30,7 @@ extension JackDriver {
             let misaligned = state.pointee.misalignedPeriod.load(ordering: .acquiring)
             if misaligned != 0 { realign(period: misaligned) }
             restartIfRequested()
-            confirmTransportStart()
+            releaseStalledTransportStart()
             Thread.sleep(forTimeInterval: 0.01)
         }
         drainSideRings()
@@ -38,15 +38,17 @@ extension JackDriver {
         supervisorDone.signal()
     }
 
-    /// Master transport: asks for the start again until the transport rolls (JackDriver.start).
+    /// Master transport: a start JACK holds in `Starting` for a client that cannot answer is
+    /// released by a locate to the same frame (TransportStartWatch.swift), whoever asked for it.
     // Thread: NRT (supervisor)
-    func confirmTransportStart() {
-        guard let deadline = transportStartDeadline.withLock({ $0 }) else { return }
-        let rolling: Bool? = lock.withLock { api.map { $0.transportRollingOrStarting } }
-        if rolling == true || ContinuousClock.now >= deadline {
-            transportStartDeadline.withLock { $0 = nil }
-        } else if rolling == false {
-            lock.withLock { api?.startTransport() }
+    func releaseStalledTransportStart() {
+        guard jackOptions.transport == .master else { return }
+        let frame: UInt32?? = lock.withLock { api.map { $0.transportStartingFrame } }
+        guard let frame else { return }  // no client (reconnecting)
+        guard let n = transportStartWatch.relocation(starting: frame != nil, now: .now), let frame else { return }
+        lock.withLock { api?.locateTransport(frame) }
+        if n == 1 {
+            onNotice?("JACK transport: the start waited for a client that cannot answer JACK's sync (one opened while it started); located at frame \(frame) again so that it rolls")
         }
     }
 

@@ -37,6 +37,41 @@ public final class TransportProbe: @unchecked Sendable {
     deinit { jack_client_close(client) }
 }
 
+/// A slow-sync client, as a DAW that seeks on disk before it can roll: its sync callback
+/// answers "not ready" until `readyAfter` seconds after the transport started to start.
+public final class SlowSyncClient: @unchecked Sendable {
+    public let client: OpaquePointer
+    /// The monotonic time (seconds) the first sync call of the current start came, and the wait.
+    final class Box { var firstCall = -1.0; let wait: Double; init(wait: Double) { self.wait = wait } }
+    let box: Box
+
+    // Thread: the caller's
+    public init(server: String, readyAfter seconds: Double, name: String = "slow-sync") throws {
+        guard let c = CaptureClient.openClient(name: name, server: server) else { throw TestFailure("slow-sync client could not connect to \(server)") }
+        client = c
+        box = Box(wait: seconds)
+        jack_set_process_callback(c, { _, _ in 0 }, nil)
+        jack_set_sync_callback(c, { state, _, arg in
+            // Thread: JACK's process thread of this client (a test's probe: not real-time code)
+            let box = Unmanaged<Box>.fromOpaque(arg!).takeUnretainedValue()
+            var t = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &t)
+            let now = Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+            if state != JackTransportStarting { box.firstCall = -1; return 1 }
+            if box.firstCall < 0 { box.firstCall = now }
+            return now - box.firstCall >= box.wait ? 1 : 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        jack_activate(c)
+    }
+
+    /// The transport's state as this client reads it.
+    // Thread: the caller's
+    public var starting: Bool { jack_transport_query(client, nil) == JackTransportStarting }
+    public var rolling: Bool { jack_transport_query(client, nil) == JackTransportRolling }
+
+    deinit { jack_client_close(client) }
+}
+
 /// JACK's `jack_transport` (jackd2's example client): commands on its stdin (`play`, `stop`,
 /// `locate FRAME`, `master`, `tempo BPM`, `release`, `quit`).
 public final class JackTransportTool: @unchecked Sendable {

@@ -78,7 +78,7 @@ final class HandoverTests {
         let before = driver.stats
         let tap = makeTap(driver)
 
-        server.pause()
+        server.pause(settling: { driver.stats.callbacks })
         let start = Background { _ = try driver.feed(tap) }
         #expect(!start.finished(within: 1.5), "waits for the callback instead of taking the tap over itself")
         #expect(drain(tap) == 0)
@@ -87,7 +87,7 @@ final class HandoverTests {
         #expect(start.error == nil)
         #expect(eventually(3) { self.drain(tap) > 0 }, "the callback feeds the tap it took")
 
-        server.pause()
+        server.pause(settling: { driver.stats.callbacks })
         let stop = Background { _ = try driver.feed(nil) }
         #expect(!stop.finished(within: 1.5), "the tap is not let go before the callback hands it back")
         server.resume()
@@ -111,7 +111,7 @@ final class HandoverTests {
         #expect(eventually(3) { (try? driver.engine.control("freq")) == 330 })
         let before = driver.stats
 
-        server.pause()
+        server.pause(settling: { driver.stats.callbacks })
         let restart = Background { try driver.restartEngine(ksmps: 64) }
         #expect(!restart.finished(within: 1.5), "the rebuild waits for the callback")
         server.resume()
@@ -140,7 +140,7 @@ final class HandoverTests {
         #expect(eventually(3) { driver.stats.callbacks > 10 })
         let tap = makeTap(driver)
 
-        server.pause()
+        server.pause(settling: { driver.stats.callbacks })
         #expect(throws: HandoverError.self) { try driver.feed(tap) }
         let bindings = [Binding(source: .midiCC(midiChannel: nil, controller: 7), channel: "freq", output: 100...1000)]
         #expect(throws: HandoverError.self) { try driver.setBindings(bindings) }

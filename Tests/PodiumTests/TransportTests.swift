@@ -6,6 +6,7 @@ import PodiumProbe
 @testable import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
+import Synchronization
 import Testing
 
 /// BBT as Podium writes it, without JACK.
@@ -130,6 +131,29 @@ final class TransportTests {
         let after = probe.position
         Thread.sleep(forTimeInterval: 0.2)
         #expect(probe.position.bar == after.bar && probe.position.tick == after.tick)
+    }
+
+    @Test("master: a client opened while the transport starts, which JACK2 would wait 10 s for, does not hold the start; a slow-sync client still gets its time")
+    func masterStartWithLateClient() throws {
+        // A DAW seeking (ready 0.4 s after the start) keeps the transport in Starting long enough
+        // to open a client in that window every time; JACK2 marks that client Stopped and, as it
+        // has no process thread, never rolling, so alone it would roll after its 10 s sync timeout.
+        let slow = try SlowSyncClient(server: server.name, readyAfter: 0.4)
+        let driver = makeDriver(.master)
+        let notices = Mutex<[String]>([])
+        driver.onNotice = { n in notices.withLock { $0.append(n) } }
+        try driver.start()
+        defer { driver.stop() }
+        let t0 = Date()
+        #expect(eventually(2) { slow.starting }, "the start reached JACK")
+        let late = try TransportProbe(server: server.name, name: "late-reader")
+        #expect(!late.position.rolling)
+        #expect(eventually(3) { late.position.rolling }, "rolled \(Date().timeIntervalSince(t0)) s after the start")
+        let rolledAfter = Date().timeIntervalSince(t0)
+        #expect(rolledAfter >= 0.35, "the slow-sync client was waited for: rolled after \(rolledAfter) s")
+        #expect(rolledAfter < 2.5, "rolled after \(rolledAfter) s")
+        #expect(notices.withLock { $0 }.contains { $0.contains("JACK transport") && $0.contains("located at frame") }, "\(notices.withLock { $0 })")
+        #expect(eventually(2) { late.position.bbt && late.position.beatsPerMinute == 120 })
     }
 
     /// A follower and JACK's `jack_transport`, the transport stopped at frame 0.
