@@ -90,7 +90,7 @@ public final class OSCSurface: @unchecked Sendable {
     }
 
     /// Counts kept by the OSC thread alone, published to `stats` when the socket runs dry
-    /// (one lock per burst, not per datagram).
+    /// (one lock per burst, not per datagram) and before each reply.
     var local = OSCStats()
     func count(_ body: (inout OSCStats) -> Void) { body(&local) }
     func publish() { sharedLock.withLock { _stats = local } }
@@ -329,7 +329,9 @@ public final class OSCSurface: @unchecked Sendable {
         bytes.withUnsafeBytes { b in for t in targets { socket.send(b, to: t) } }
     }
 
+    /// The counts are published first: a client that has a reply also sees it counted.
     func reply(to endpoint: Endpoint, _ address: String, _ arguments: [OSCValue]) {
+        publish()
         send(address, arguments, to: [endpoint])
     }
 
