@@ -83,6 +83,18 @@ instr 1 ; a synth voice: square → triangle → sine by "timbre", mixed with a 
   gaBus += af * aenv * iamp
 endin
 
+; An event koffset seconds into this k-cycle, placed where Csound will start it on that frame:
+; Csound starts an event in the k-cycle *nearest* its time (llrint: half rounds to even), at
+; (time mod ksmps) inside it, so an offset in the second half of this k-cycle would sound one
+; k-cycle late (every other bar, when bars fall mid-cycle). Asked for a k-cycle earlier, it
+; starts in this one at the same offset; a quarter sample keeps it off the tie.
+opcode OnFrame, k, k
+  koffset xin
+  kframes = koffset * sr
+  kframes = kframes >= ksmps / 2 ? kframes - ksmps : kframes
+  xout (kframes + 0.25) / sr
+endop
+
 instr 10 ; the drum clock: steps at exact sample times
   kstep init 0
   knext init 0                            ; the next step's time, in samples from the start
@@ -104,13 +116,13 @@ instr 10 ; the drum clock: steps at exact sample times
     if chnget:k("drums") >= 0.5 then
       koffset = (knext - know) / sr       ; inside this k-cycle (0 ≤ offset < ksmps/sr)
       if chnget:k(sprintfk("kick_%d", kstep + 1)) >= 0.5 then
-        event "i", 20, koffset, 0.4
+        event "i", 20, OnFrame(koffset), 0.4
       endif
       if chnget:k(sprintfk("snare_%d", kstep + 1)) >= 0.5 then
-        event "i", 21, koffset, 0.25
+        event "i", 21, OnFrame(koffset), 0.25
       endif
       if chnget:k(sprintfk("hat_%d", kstep + 1)) >= 0.5 then
-        event "i", 22, koffset, 0.06
+        event "i", 22, OnFrame(koffset), 0.06
       endif
     endif
     kstep = (kstep + 1) % 16

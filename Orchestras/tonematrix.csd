@@ -32,6 +32,18 @@ od
 giNotes[] fillarray 93, 91, 88, 86, 84, 81, 79, 76, 74, 72, 69, 67, 64, 62, 60, 57
 gkStep init 0
 
+; An event koffset seconds into this k-cycle, placed where Csound will start it on that frame:
+; Csound starts an event in the k-cycle *nearest* its time (llrint: half rounds to even), at
+; (time mod ksmps) inside it, so an offset in the second half of this k-cycle would sound one
+; k-cycle late (every other bar, when bars fall mid-cycle). Asked for a k-cycle earlier, it
+; starts in this one at the same offset; a quarter sample keeps it off the tie.
+opcode OnFrame, k, k
+  koffset xin
+  kframes = koffset * sr
+  kframes = kframes >= ksmps / 2 ? kframes - ksmps : kframes
+  xout (kframes + 0.25) / sr
+endop
+
 instr 1 ; the sequencer: one step per tick, a tone per lit cell
   klast init -1
   kbpm = chnget:k("podium.tempo")          ; podium's beat clock (0 elsewhere: csound, podium render)
@@ -58,7 +70,7 @@ instr 1 ; the sequencer: one step per tick, a tone per lit cell
     krow = 1
     while krow <= 16 do
       if chnget:k(sprintfk("cell_%d_%d", krow, gkStep)) >= 0.5 then
-        event "i", 2, koffset, 60 / ktempo / 2, giNotes[krow - 1]
+        event "i", 2, OnFrame(koffset), 60 / ktempo / 2, giNotes[krow - 1]
       endif
       krow += 1
     od
