@@ -1,4 +1,5 @@
 import Foundation
+import PodiumOSC
 
 /// The lines a performer needs next, printed once at the start of `podium play` on a terminal:
 /// where OSC listens and how a phone's TouchOSC reaches it, and how to use the REPL.
@@ -21,23 +22,7 @@ enum StartHints {
     }
 
     /// The first IPv4 address of an interface that is up and not loopback.
-    static func lanAddress() -> String? {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return nil }
-        defer { freeifaddrs(list) }
-        var p: UnsafeMutablePointer<ifaddrs>? = first
-        while let entry = p {
-            defer { p = entry.pointee.ifa_next }
-            let flags = Int32(entry.pointee.ifa_flags)
-            guard let addr = entry.pointee.ifa_addr, addr.pointee.sa_family == UInt16(AF_INET),
-                  flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
-            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-            if getnameinfo(addr, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 {
-                return String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            }
-        }
-        return nil
-    }
+    static func lanAddress() -> String? { InterfaceAddresses.ipv4().first }
 
     /// The /24 around an address, as the usual home or venue network.
     static func range(_ address: String) -> String {

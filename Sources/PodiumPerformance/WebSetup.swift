@@ -16,7 +16,7 @@ enum WebSetup {
         try web.start()
         router.setSink("web", .init(minimum: .orchestra) { lines in web.console(lines.map(\.text)) })
         say("podium: the stage page: \(web.url)")
-        if options.token != nil, isatty(STDERR_FILENO) == 1, let qr = which("qrencode") {
+        if !options.bind.hasPrefix("127."), isatty(STDERR_FILENO) == 1, let qr = which("qrencode") {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: qr)
             p.arguments = ["-t", "ANSIUTF8", web.url]

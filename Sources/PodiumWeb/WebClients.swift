@@ -14,9 +14,13 @@ public struct WebStats: Sendable, Equatable {
     public var refused = 0
     public var applied = 0
     public var dropped = 0
+    /// Requests answered 403 (WebTrust): a foreign Host, a foreign or missing Origin, an address
+    /// outside loopback and --web-allow, a wrong or missing token.
+    public var forbiddenHost = 0, forbiddenOrigin = 0, forbiddenAddress = 0, forbiddenToken = 0
 
     public var summary: String {
-        "pages \(pages), messages \(messages), malformed \(malformed), refused \(refused), applied \(applied), updates dropped for slow pages \(dropped)"
+        "pages \(pages), messages \(messages), malformed \(malformed), refused \(refused), applied \(applied), updates dropped for slow pages \(dropped); "
+            + "requests refused: foreign Host \(forbiddenHost), foreign Origin \(forbiddenOrigin), address \(forbiddenAddress), token \(forbiddenToken)"
     }
 }
 
@@ -109,6 +113,25 @@ final class WebClients: @unchecked Sendable {
     }
 
     func count(_ change: (inout WebStats) -> Void) { lock.withLock { change(&counters) } }
+
+    /// A request answered 403: counted by kind, said on the console at most once a second.
+    // Thread: Hummingbird's event loop
+    func refused(_ kind: WebRefusal, _ why: String) {
+        let say: Bool = lock.withLock {
+            switch kind {
+            case .host: counters.forbiddenHost += 1
+            case .origin: counters.forbiddenOrigin += 1
+            case .address: counters.forbiddenAddress += 1
+            case .token: counters.forbiddenToken += 1
+            }
+            let now = ContinuousClock.now
+            guard now - lastRefusalNotice >= .seconds(1) else { return false }
+            lastRefusalNotice = now
+            return true
+        }
+        if say { onNotice?("stage page: a request refused (403): \(why)") }
+    }
+    private var lastRefusalNotice = ContinuousClock.now - .seconds(10)
 
     // MARK: feedback — Thread: podium-web
 

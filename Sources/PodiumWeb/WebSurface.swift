@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -16,15 +17,18 @@ public struct WebOptions: Sendable {
     public var bind = "127.0.0.1"
     /// Source ranges allowed besides loopback.
     public var allow: [CIDR] = []
-    /// The access token in the page's URL; nil: none (loopback only). Made up when a LAN
-    /// address is bound without one.
-    public var token: String?
+    /// The access token in the page's URL: made up for each performance unless given, on
+    /// loopback too (WebTrust).
+    public var token: String
+    /// Origins whose pages may use the WebSocket besides the page's own (`--web-origin`).
+    public var origins: [String] = []
 
-    public init(port: Int = WebOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], token: String? = nil) {
+    public init(port: Int = WebOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], token: String? = nil, origins: [String] = []) {
         self.port = port
         self.bind = bind
         self.allow = allow
-        self.token = token ?? (bind.hasPrefix("127.") ? nil : WebOptions.newToken())
+        self.token = token ?? WebOptions.newToken()
+        self.origins = origins
     }
 
     public static func newToken() -> String {
@@ -32,16 +36,14 @@ public struct WebOptions: Sendable {
     }
 }
 
-/// The request context: Hummingbird's, with the WebSocket upgrade and the sender's address.
+/// The request context: Hummingbird's, with the WebSocket upgrade.
 struct WebContext: RequestContext, WebSocketRequestContext {
     var coreContext: CoreRequestContextStorage
     let webSocket: WebSocketHandlerReference<Self>
-    let remoteAddress: SocketAddress?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
-        remoteAddress = source.channel.remoteAddress
     }
 }
 
@@ -80,38 +82,35 @@ public final class WebSurface: @unchecked Sendable {
     public var lanHost: String?
 
     /// The page's address, with its token.
-    public var url: String {
-        let host = options.bind == "0.0.0.0" ? (lanHost ?? "127.0.0.1") : options.bind
-        return "http://\(host):\(port)/" + (options.token.map { "?token=\($0)" } ?? "")
-    }
+    public var url: String { "http://\(host):\(port)/?token=\(options.token)" }
+    /// Its WebSocket's address, with the token (a client must also send the page's Origin, `http://HOST:PORT`).
+    public var socketURL: String { "ws://\(host):\(port)/ws?token=\(options.token)" }
+    private var host: String { options.bind == "0.0.0.0" ? (lanHost ?? "127.0.0.1") : options.bind }
 
     /// Starts serving; returns once the socket listens (throws when it cannot).
     // Thread: NRT (owner)
     public func start() throws {
         let router = Router(context: WebContext.self)
         let page = WebPage()
-        let token = options.token
-        let allowed = options.allow
-        @Sendable func admitted(_ request: Request, _ context: WebContext) -> String? {
-            if !WebSurface.isAllowed(context.remoteAddress, allow: allowed) { return "this address may not use the page (--web-allow)" }
-            if let token, request.uri.queryParameters["token"].map(String.init) != token { return "wrong or missing token: open the address podium printed" }
-            return nil
-        }
-        router.get("/") { request, context -> Response in
-            if let why = admitted(request, context) { return WebSurface.refusal(why) }
-            return page.response("index.html")
-        }
-        router.get("/:file") { request, context -> Response in
+        let clients = self.clients
+        router.get("/") { _, _ in page.response("index.html") }
+        router.get("/:file") { _, context -> Response in
             guard let file = context.parameters.get("file"), ["app.js", "style.css"].contains(file) else { return Response(status: .notFound) }
             return page.response(file)
         }
-        let clients = self.clients
-        router.ws("/ws") { request, context in
-            admitted(request, context) == nil ? .upgrade() : .dontUpgrade
-        } onUpgrade: { inbound, outbound, _ in
+        router.ws("/ws") { _, _ in .upgrade() } onUpgrade: { inbound, outbound, _ in
             try await clients.serve(inbound: inbound, outbound: outbound)
         }
-        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+        // Every request is checked before the router sees it (WebTrust.swift).
+        let rules = WebTrustHandler.Rules(trust: WebTrust(bind: options.bind, extraOrigins: options.origins), allow: options.allow,
+                                          token: options.token, port: { [server] in server.port.withLock { $0 } ?? -1 },
+                                          refused: { kind, why in clients.refused(kind, why) })
+        let webSocketResponder = router.buildResponder()
+        let channel = HTTPServerBuilder { responder in
+            TrustedChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .init()),
+                           handler: { WebTrustHandler(rules) })
+        }
+        let app = Application(router: router, server: channel,
                               configuration: .init(address: .hostname(options.bind, port: options.port), serverName: "podium"),
                               onServerRunning: { [server] channel in
                                   server.port.withLock { $0 = channel.localAddress?.port }
@@ -145,10 +144,6 @@ public final class WebSurface: @unchecked Sendable {
     /// Console lines for every open page.
     // Thread: the console router's
     public func console(_ lines: [String]) { clients.console(lines) }
-
-    static func refusal(_ why: String) -> Response {
-        Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "podium: \(why)\n")))
-    }
 
     static func isAllowed(_ address: SocketAddress?, allow: [CIDR]) -> Bool {
         guard let ip = address?.ipAddress, let v4 = Endpoint.parse(ip) else { return false }

@@ -95,14 +95,17 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "Do not serve the stage page.")
     var noWeb = false
 
-    @Option(name: .long, help: "Address to serve the stage page on (a LAN address for phones and tablets: the page's URL then carries an access token).")
+    @Option(name: .long, help: "Address to serve the stage page on (a LAN address for phones and tablets).")
     var webBind = "127.0.0.1"
 
     @Option(name: .long, parsing: .upToNextOption, help: "Source ranges allowed to open the stage page besides loopback (CIDR).")
     var webAllow: [String] = []
 
-    @Option(name: .long, help: "The stage page's access token (default: a new one when --web-bind is not loopback).")
+    @Option(name: .long, help: "The stage page's access token, in the URL podium prints (default: a new one for each performance).")
     var webToken: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Origins besides the page's own whose pages may use its WebSocket (e.g. https://editor.example:8443).")
+    var webOrigin: [String] = []
 
     @Option(name: .long, help: "The beat clock's tempo at the start, in BPM (:tempo changes it).")
     var tempo = BeatClock.defaultTempo
@@ -142,6 +145,13 @@ struct Play: ParsableCommand {
         for c in webAllow where CIDR(c) == nil { throw ValidationError("--web-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
         if Endpoint.parse(webBind) == nil { throw ValidationError("--web-bind: not an IPv4 address: \(webBind)") }
         if !(0...65535).contains(webPort) { throw ValidationError("--web-port: \(webPort) is not a port") }
+        for o in webOrigin {
+            // An origin is a scheme, a host and an optional port: nothing after them.
+            guard let u = URLComponents(string: o), ["http", "https"].contains(u.scheme ?? ""), !(u.host ?? "").isEmpty,
+                  ["", "/"].contains(u.path), u.query == nil, u.fragment == nil, u.user == nil else {
+                throw ValidationError("--web-origin: not an origin: \(o) (scheme, host and port, e.g. https://editor.example:8443)")
+            }
+        }
         if let webToken, webToken.isEmpty || !webToken.allSatisfy({ $0.isLetter || $0.isNumber }) { throw ValidationError("--web-token: letters and digits only") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
@@ -168,7 +178,7 @@ struct Play: ParsableCommand {
             p.port = port
             return p
         }
-        o.web = noWeb ? nil : WebOptions(port: webPort, bind: webBind, allow: webAllow.compactMap(CIDR.init), token: webToken)
+        o.web = noWeb ? nil : WebOptions(port: webPort, bind: webBind, allow: webAllow.compactMap(CIDR.init), token: webToken, origins: webOrigin)
         o.script = parsedScript
         o.scriptName = script ?? "script"
         o.duration = duration

@@ -66,8 +66,17 @@ final class WebTests {
         #expect((try? driver.engine.control("accelerometerZ")) == 1, "2 g is held to the channel's range (1)")
     }
 
-    @Test("with a token, the page and its WebSocket refuse a wrong or missing one")
+    func start(_ orchestra: String, options: WebOptions) throws -> (JackDriver, WebSurface) {
+        let driver = JackDriver(source: .csd(path: Paths.orchestra(orchestra + ".csd")), jack: JackOptions(serverName: server.name, connect: false))
+        try driver.start()
+        let web = WebSurface(driver: driver, options: options, orchestra: orchestra + ".csd", map: nil)
+        try web.start()
+        return (driver, web)
+    }
+
+    @Test("with a token, the page and its WebSocket refuse a wrong or missing one; every performance has one, on loopback too")
     func token() throws {
+        #expect(WebOptions().token.count == 16 && WebOptions().token != WebOptions().token, "a new token for each performance")
         let (driver, web) = try start("sine", token: "s3cret")
         defer { web.stop(); driver.stop() }
         #expect(web.url.hasSuffix("?token=s3cret"))
@@ -76,6 +85,28 @@ final class WebTests {
         let r = try run(which("python3") ?? "/usr/bin/python3", ["-c", "import websocket\ntry:\n websocket.create_connection('ws://127.0.0.1:\(web.port)/ws?token=guess'); print('open')\nexcept Exception as e: print('refused', e)"])
         #expect(r.stdout.hasPrefix("refused"), "\(r.stdout) \(r.stderr)")
         #expect(try page(web.url, ["widgets"]).contains("widget fader"))
+    }
+
+    @Test("the page answers only itself: a foreign, null or missing Origin, a Host it is not served as (DNS rebinding) and a wrong token get 403 and are counted; its own origin, localhost and --web-origin's are accepted")
+    func trust() throws {
+        let extra = "https://editor.example:8443"
+        let (driver, web) = try start("sine", options: WebOptions(port: 0, origins: [extra]))
+        defer { web.stop(); driver.stop() }
+        let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("web_trust.py"), web.url, extra])
+        #expect(r.status == 0, "\(r.stderr.suffix(800))")
+        var seen: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let w = line.split(separator: " ")
+            if w.count == 2 { seen[String(w[0])] = String(w[1]) }
+        }
+        let expected = ["ws-own-origin": "open", "ws-extra-origin": "open", "ws-foreign-origin": "403", "ws-null-origin": "403",
+                        "ws-no-origin": "403", "ws-rebound-host": "403", "ws-wrong-token": "403", "get-own": "200",
+                        "get-localhost": "200", "get-rebound-host": "403", "get-script-rebound-host": "403",
+                        "get-other-port": "403", "get-two-hosts": "403", "get-foreign-origin": "403", "get-wrong-token": "403"]
+        for (name, want) in expected.sorted(by: { $0.key < $1.key }) { #expect(seen[name] == want, "\(name): \(seen[name] ?? "no answer"), want \(want)") }
+        let stats = web.stats
+        #expect(stats.forbiddenOrigin == 4 && stats.forbiddenHost == 5 && stats.forbiddenToken == 2 && stats.forbiddenAddress == 0, "\(stats.summary)")
+        #expect(stats.pages == 0 && stats.messages == 0, "no refused client reached the performance: \(stats.summary)")
     }
 
     @Test("100 000 malformed WebSocket messages and a client that never reads, against podium play: each gets a clear error, nothing reaches the audio thread but valid commands, the music goes on")
@@ -93,7 +124,7 @@ final class WebTests {
         defer { if p.isRunning { p.terminate() }; waitForExit(p) }
         #expect(eventually(10) { printed().contains("the stage page: http://") })
         let url = try #require(printed().split(separator: "\n").first { $0.contains("the stage page: http://") }?.split(separator: " ").last)
-        let ws = url.replacingOccurrences(of: "http://", with: "ws://") + "ws"
+        let ws = url.replacingOccurrences(of: "http://", with: "ws://").replacingOccurrences(of: "/?token=", with: "/ws?token=")
         let deaf = Process()
         deaf.executableURL = URL(fileURLWithPath: which("python3") ?? "/usr/bin/python3")
         deaf.arguments = [Paths.fixture("web_fuzz.py"), ws, "deaf", "4"]

@@ -133,7 +133,7 @@ final class WebWidgetTests {
                 if r["type"] == "error": print(r["message"]); break
         """
         let before = driver.stats.commands
-        let r = try run(which("python3") ?? "/usr/bin/python3", ["-c", script, "ws://127.0.0.1:\(web.port)/ws"] + messages)
+        let r = try run(which("python3") ?? "/usr/bin/python3", ["-c", script, web.socketURL] + messages)
         #expect(r.status == 0, "\(r.stderr)")
         let replies = r.stdout.split(separator: "\n").map(String.init)
         let expected = ["needs 3 values, not 2", "a pie's values are numbers", "cannot all be 0", "finite numbers, at least 0",

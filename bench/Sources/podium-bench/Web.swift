@@ -16,10 +16,10 @@ final class WebPages {
     let output = Pipe()
     private var buffered = Data()
 
-    init(port: Int, pages: Int) throws {
+    init(socketURL: String, pages: Int) throws {
         // The python3 on PATH (the one scripts/setup installed websocket-client for).
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "bench/web_pages.py", "ws://127.0.0.1:\(port)/ws", "\(pages)"]
+        process.arguments = ["python3", "bench/web_pages.py", socketURL, "\(pages)"]
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -130,7 +130,7 @@ func webSection(events: Int, seconds: Double) throws {
     print("| pages open | sets | median ms | p95 ms | max ms |")
     print("|---:|---:|---:|---:|---:|")
     for n in [1, 10] {
-        let pages = try WebPages(port: web.port, pages: n)
+        let pages = try WebPages(socketURL: web.socketURL, pages: n)
         Thread.sleep(forTimeInterval: 0.5)
         let l = webLatencies(driver, pages, count: events)
         print(String(format: "| %d | %d | %.2f | %.2f | %.2f |", n, l.count, percentile(l, 0.5), percentile(l, 0.95), l.max() ?? .nan))
@@ -142,7 +142,7 @@ func webSection(events: Int, seconds: Double) throws {
     // Twice, interleaved: the dummy server on a shared machine has xruns and long callbacks of
     // its own; what stays across rounds is the pages' doing.
     for (n, moving) in [(0, false), (10, false), (10, true), (0, false), (10, false), (10, true)] {
-        let pages = n > 0 ? try WebPages(port: web.port, pages: n) : nil
+        let pages = n > 0 ? try WebPages(socketURL: web.socketURL, pages: n) : nil
         Thread.sleep(forTimeInterval: 0.5)
         let load = webLoad(driver, pages, seconds: seconds, moving: moving)
         pages?.close()
