@@ -137,15 +137,32 @@ public enum OrchestraCheck {
         case initError([String])
         /// The parser crashed (the signal's number).
         case crashed(Int32)
+        /// The check passed one of its limits (CompileLimits): what it says.
+        case overLimit(String)
     }
 
-    /// Runs Csound's parser on `text` in a child process and refuses what would crash or abort
-    /// the performing engine. `options` are Csound options the engine uses (search paths).
-    /// Returns what its global code costs when it merges (seconds, measured in the child; nil:
-    /// not measured), which the performing engine spends on the audio thread.
+    /// A table or array of the text whose constant size passes the limits' table budget:
+    /// refused before anything allocates it (TableBudget).
+    public static func tables(_ text: String, source: String, limits: CompileLimits) throws {
+        guard let (line, bytes, code) = TableBudget.firstOver(text, limit: limits.tableBytes) else { return }
+        throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+            "error: \(code.prefix(80)) (line \(line)) needs \(mebibytes(bytes)), over the budget of \(mebibytes(Double(limits.tableBytes))) for one table or array (a quarter of --compile-memory-limit \(limits.memoryMiB) MiB); not compiled"]))
+    }
+
+    static func mebibytes(_ bytes: Double) -> String {
+        bytes >= 1_073_741_824 ? String(format: "%.1f GiB", bytes / 1_073_741_824) : String(format: "%.0f MiB", bytes / 1_048_576)
+    }
+
+    /// Csound's line when it could not allocate memory (its `memdie`).
+    public static func isMemoryFailure(_ line: String) -> Bool { line.contains("memory allocate failure") }
+
+    /// Runs Csound's parser on `text` in a child process, within `limits`, and refuses what would
+    /// crash or abort the performing engine or passes a limit. `options` are Csound options the
+    /// engine uses (search paths). Returns what its global code costs when it merges (seconds,
+    /// measured in the child; nil: not measured), which the performing engine spends on the audio thread.
     @discardableResult
-    public static func inChild(_ text: String, source: String, options: [String] = []) throws -> Double? {
-        switch try childVerdict(text, options: options) {
+    public static func inChild(_ text: String, source: String, options: [String] = [], limits: CompileLimits = CompileLimits()) throws -> Double? {
+        switch try childVerdict(text, options: options, limits: limits) {
         case let .parsed(cost): return cost
         case let .fatal(lines):
             throw EngineError.compile(CompileFailure(source: source, diagnostics: (lines.isEmpty ? ["error: Csound cannot compile this text"] : lines)
@@ -155,6 +172,8 @@ public enum OrchestraCheck {
         case let .crashed(signal):
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
                 "error: Csound crashes on this text when it compiles or runs its global code (signal \(signal), in a child process); not compiled, the performance goes on"]))
+        case let .overLimit(message):
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: \(message); not compiled, the performance goes on"]))
         }
     }
 
@@ -167,10 +186,7 @@ public enum OrchestraCheck {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    /// Seconds a check may take before the text is refused.
-    static let timeout = 10.0
-
-    static func childVerdict(_ text: String, options: [String]) throws -> Verdict {
+    static func childVerdict(_ text: String, options: [String], limits: CompileLimits) throws -> Verdict {
         guard let checker else {
             throw EngineError.unreadable(path: "podium", reason: "the podium executable that checks orchestra code is not beside this program (set PODIUM_EXECUTABLE)")
         }
@@ -178,16 +194,23 @@ public enum OrchestraCheck {
         // A crash there is an answer, not a report: no backtrace (it takes time).
         let result: (exit: ChildProcess.Exit, output: [UInt8])
         do {
-            result = try ChildProcess.run(checker, arguments: ["check", "--stdin"] + options.map { "--csound-option=\($0)" },
-                                          environment: ["SWIFT_BACKTRACE": "enable=no"], input: Array(text.utf8), timeout: timeout)
+            result = try ChildProcess.run(checker, arguments: ["check", "--stdin", "--cpu-limit", "\(limits.cpuSeconds)", "--memory-limit", "\(limits.memoryMiB)"]
+                                          + options.map { "--csound-option=\($0)" },
+                                          environment: ["SWIFT_BACKTRACE": "enable=no"], input: Array(text.utf8), timeout: limits.wallSeconds)
         } catch {
             throw EngineError.unreadable(path: checker, reason: "cannot start the orchestra check: \(error.call) failed (\(String(cString: strerror(error.errno))))")
         }
         let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
         switch result.exit {
         case .timedOut:
-            throw EngineError.compile(CompileFailure(source: "check", diagnostics: ["error: Csound's parser did not finish within \(Int(timeout)) s on this text; not compiled"]))
+            return .overLimit(String(format: "checking this code took longer than %g s (--compile-time-limit)", limits.wallSeconds))
+        case .signal(SIGXCPU), .signal(SIGKILL):
+            // SIGXCPU at the soft CPU limit; SIGKILL at the hard one, a second later.
+            return .overLimit("checking this code took more than \(limits.cpuSeconds) s of CPU time (--compile-cpu-limit): its global code runs that long")
         case let .signal(signal): return .crashed(signal)
+        case .status(CheckExit.memory):
+            return .overLimit("its global code needs more memory than the check's \(limits.memoryMiB) MiB (--compile-memory-limit)"
+                              + (lines.first(where: isMemoryFailure).map { ": Csound: \($0.trimmingCharacters(in: .whitespaces))" } ?? ""))
         case .status(CheckExit.parsed), .status(CheckExit.errors):
             let cost = lines.last { $0.hasPrefix(costLine) }.flatMap { Double($0.dropFirst(costLine.count).split(separator: " ").first ?? "") }
             return .parsed(cost.map { $0 / 1e6 })
@@ -211,5 +234,7 @@ public enum OrchestraCheck {
         public static let fatal: Int32 = 2
         /// Compiled, but its global code fails at init (an ftgen that cannot open its file).
         public static let initError: Int32 = 3
+        /// Csound could not allocate what the text asks for within the check's memory limit.
+        public static let memory: Int32 = 4
     }
 }
