@@ -41,6 +41,8 @@ public final class JackDriver: @unchecked Sendable {
 
     /// How many compiles (each checked in a child process) the surfaces may ask for (CompileBudget.swift).
     let compileBudget = CompileBudget()
+    /// The performance's compiles, one at a time on their own thread (CompileQueue.swift).
+    let compileQueue = CompileQueue()
     /// Compiles refused because the budget was spent.
     public var refusedCompiles: UInt64 { compileBudget.refused }
 
@@ -147,6 +149,7 @@ public final class JackDriver: @unchecked Sendable {
     /// Deactivates, unregisters the ports, closes the client. Idempotent.
     // Thread: NRT (owner)
     public func stop() {
+        compileQueue.stop()
         let wasRunning = running.exchange(false, ordering: .acquiringAndReleasing)
         if wasRunning { supervisorDone.wait() }
         lock.withLock {

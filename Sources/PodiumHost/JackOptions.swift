@@ -1,4 +1,5 @@
 import Foundation
+import PodiumEngine
 import PodiumRealtime
 
 /// How to meet JACK.
@@ -25,6 +26,8 @@ public struct JackOptions: Sendable {
     public var quantum = BeatClock.defaultQuantum
     /// JACK transport: off, timebase master, or follower.
     public var transport = TransportMode.off
+    /// What checking one compile may cost (the check child's limits, the table budget).
+    public var compileLimits = CompileLimits()
 
     // Thread: any
     public init(clientName: String = "podium", serverName: String? = nil, connect: Bool = true, ksmps: Int? = nil,

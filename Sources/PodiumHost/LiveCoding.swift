@@ -39,18 +39,34 @@ extension JackDriver {
         lock.withLock { _engine?.instrumentNumber(named: name) }
     }
 
-    /// Hot reload: parsed and checked on this thread (errors at once, nothing changes),
-    /// merged by the audio thread at its next k-cycle. Returns the merge marker (see `Applied.compileMerged`).
-    /// Returns once the audio thread has merged it (or after a second without a callback, e.g.
-    /// while the server is away), so that events posted afterwards find the new instruments:
-    /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
-    // Thread: NRT (owner, a surface's or the file watcher's thread)
-    public func compile(_ text: String, source: String) throws -> UInt64 {
+    /// Compiles `text` on the caller's thread and waits until the audio thread has merged it:
+    /// for the compile queue's thread (`CompileQueue`, which every surface goes through) and for
+    /// callers that own their thread (tests, tools). Returns the merge marker (see `Applied.compileMerged`).
+    // Thread: NRT (the compile queue's, or a caller that may wait)
+    public func compileAndWait(_ text: String, source: String) throws -> UInt64 {
+        try admitCompile(text, source: source)
+        return try compileAdmitted(text, source: source)
+    }
+
+    /// What is refused at once, before a compile is queued: text Csound's parser must not see
+    /// (OrchestraCheck.lexical), a table over the budget (TableBudget), a compile over the budget.
+    // Thread: NRT (any)
+    func admitCompile(_ text: String, source: String) throws {
         RecentInputs.note("compile \(source): \(text.prefix(120))")
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
+        try OrchestraCheck.tables(text, source: source, limits: jackOptions.compileLimits)
         guard compileBudget.admit() else { throw EngineError.compile(CompileFailure(source: source, diagnostics: [compileBudget.refusal])) }
-        let cost = try OrchestraCheck.inChild(text, source: source, options: searchOptions)
+    }
+
+    /// An admitted compile: checked in a child process within the compile limits, then parsed
+    /// on this thread (errors at once, nothing changes) and merged by the audio thread at its next
+    /// k-cycle. Returns once the audio thread has merged it (or after a second without a callback,
+    /// e.g. while the server is away), so that events posted afterwards find the new instruments:
+    /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
+    // Thread: NRT (the compile queue's, or a caller that may wait)
+    func compileAdmitted(_ text: String, source: String) throws -> UInt64 {
+        let cost = try OrchestraCheck.inChild(text, source: source, options: searchOptions, limits: jackOptions.compileLimits)
         // vco2init run again replaces the tables that playing vco2 voices read (a crash).
         if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.orchestraTexts.contains { OrchestraCheck.mentions($0, "vco2") } }) {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [

@@ -20,6 +20,8 @@ import Synchronization
 public final class CsoundTextPort: @unchecked Sendable {
     let driver: JackDriver
     let socket: UDPSocket
+    /// Each sender's order around its compiles (a compile's answer comes on the compile thread).
+    let lane: SurfaceLane
     let producer: CommandProducer
     let score: ScoreInput
     let options: OSCOptions
@@ -42,6 +44,7 @@ public final class CsoundTextPort: @unchecked Sendable {
         self.driver = driver
         self.options = options
         socket = try UDPSocket(bind: options.bind, port: options.port)
+        lane = SurfaceLane(driver: driver)
         producer = driver.makeProducer()
         score = ScoreInput(driver: driver, producer: producer)
     }
@@ -73,61 +76,91 @@ public final class CsoundTextPort: @unchecked Sendable {
         }
     }
 
+    /// One packet: code across packets is gathered here; what it asks for is carried out in the
+    /// sender's order (after its compiles), channel reads at once.
+    // Thread: NRT (text port)
     func handle(_ packet: String, from source: Endpoint) {
         let text = packet.trimmingCharacters(in: .whitespacesAndNewlines)
-        if var code = pendingCode {
+        if let gathered = pendingCode {
             if let end = packet.range(of: "}}") {
-                code += String(packet[..<end.lowerBound])
+                let code = gathered + String(packet[..<end.lowerBound])
                 pendingCode = nil
-                compile(code, source)
+                inOrder(source) { $0.compile(code, source) }
             } else {
-                pendingCode = code + packet
+                pendingCode = gathered + packet
             }
             return
         }
         if text.hasPrefix("{{") {
             let body = String(packet[packet.range(of: "{{")!.upperBound...])
-            if let end = body.range(of: "}}") { compile(String(body[..<end.lowerBound]), source) } else { pendingCode = body }
+            if let end = body.range(of: "}}") {
+                let code = String(body[..<end.lowerBound])
+                inOrder(source) { $0.compile(code, source) }
+            } else {
+                pendingCode = body
+            }
             return
         }
-        if text == "##close##" { onClose?(); return }
+        if text == "##close##" { return inOrder(source) { $0.onClose?() } }
         switch text.first {
         case "&", "$":
             // Score lines (`&`) and score (`$`): both read by Podium (see ScoreLine).
-            do { try score.play(text: String(text.dropFirst())) } catch { self.error("\(error)") }
+            inOrder(source) { port in
+                do { try port.score.play(text: String(text.dropFirst())) } catch { port.error("\(error)") }
+            }
         case "@", "%":
             let parts = text.dropFirst().split(separator: " ", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { return error("expected \(text.first!)CHANNEL VALUE") }
-            do {
-                if text.first == "@" {
-                    guard let v = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return error("not a number: \(parts[1])") }
-                    try producer.set(parts[0], v)
-                } else {
-                    try producer.setString(parts[0], parts[1])
-                }
-            } catch { self.error("\(error)") }
+            guard parts.count == 2 else { return lane.exclusive { error("expected \(text.first!)CHANNEL VALUE") } }
+            inOrder(source) { port in
+                do {
+                    if text.first == "@" {
+                        guard let v = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { return port.error("not a number: \(parts[1])") }
+                        try port.producer.set(parts[0], v)
+                    } else {
+                        try port.producer.setString(parts[0], parts[1])
+                    }
+                } catch { port.error("\(error)") }
+            }
         case ":":
-            let parts = text.dropFirst(2).split(separator: " ").map(String.init)
-            let kind = text.dropFirst().first
-            guard parts.count == 3, let host = Endpoint.parse(parts[1] == "localhost" ? "127.0.0.1" : parts[1]), let port = UInt16(parts[2]),
-                  kind == "@" || kind == "%" else { return error("expected :@CHANNEL HOST PORT") }
-            let value: String
-            do {
-                value = kind == "@" ? InstrumentTable.format(try driver.engine.control(parts[0])) : try driver.engine.string(parts[0])
-            } catch { return self.error("\(error)") }
-            Array("\(parts[0])::\(value)".utf8).withUnsafeBytes { socket.send($0, to: Endpoint(address: host, port: port)) }
+            lane.exclusive { reply(text) }  // a read: answered at once
         default:
-            compile(packet, source)
+            inOrder(source) { $0.compile(packet, source) }
         }
     }
 
+    /// Carries `action` out after what the sender sent before (its compiles' answers first).
+    // Thread: NRT (text port)
+    private func inOrder(_ source: Endpoint, _ action: @escaping @Sendable (CsoundTextPort) -> Void) {
+        if !lane.run(key: source.description, { [self] in action(self) }) {
+            lane.exclusive { error("from \(source): \(SurfaceLane.capacity) packets already wait for a compile; dropped") }
+        }
+    }
+
+    /// `:@CHANNEL HOST PORT` / `:%CHANNEL HOST PORT`: the value, over UDP.
+    // Thread: NRT (text port, under the lane)
+    private func reply(_ text: String) {
+        let parts = text.dropFirst(2).split(separator: " ").map(String.init)
+        let kind = text.dropFirst().first
+        guard parts.count == 3, let host = Endpoint.parse(parts[1] == "localhost" ? "127.0.0.1" : parts[1]), let port = UInt16(parts[2]),
+              kind == "@" || kind == "%" else { return error("expected :@CHANNEL HOST PORT") }
+        let value: String
+        do {
+            value = kind == "@" ? InstrumentTable.format(try driver.engine.control(parts[0])) : try driver.engine.string(parts[0])
+        } catch { return self.error("\(error)") }
+        Array("\(parts[0])::\(value)".utf8).withUnsafeBytes { socket.send($0, to: Endpoint(address: host, port: port)) }
+    }
+
+    /// Orchestra code: to the compile queue; an error comes back as the port's error (console).
+    // Thread: NRT (under the lane)
     private func compile(_ code: String, _ source: Endpoint) {
         guard options.acceptsCode(from: source) else {
             sharedLock.withLock { _counts.refused += 1 }
             onNotice?("orchestra code from \(source.host) refused on the csound port: loopback only (--allow-remote-code)")
             return
         }
-        do { _ = try driver.compile(code, source: "csound-port") } catch { self.error("\(error)") }
+        lane.compile(code, source: "csound-port", key: source.description) { [self] result in
+            if case let .failure(error) = result { self.error("\(error)") }
+        }
     }
 
     private func error(_ text: String) {

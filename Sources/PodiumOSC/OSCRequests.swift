@@ -47,11 +47,19 @@ extension OSCSurface {
 
     func reload(_ source: Endpoint) {
         if let reloader {
-            switch reloader.reload() {
-            case .unchanged: return reply(to: source, "/podium/done", [.string("unchanged: nothing to compile")])
-            case let .compiled(_, instruments):
-                return reply(to: source, "/podium/done", [.string("compiled " + (instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", ")))])
-            case let .failed(message): return reply(to: source, "/podium/fail", [.string(message)])
+            // The file's reload keeps this sender's order: its next messages wait for the answer.
+            return lane.step(key: source.description) { [self] done in
+                reloader.reload { [self] outcome in
+                    lane.exclusive {
+                        switch outcome {
+                        case .unchanged: reply(to: source, "/podium/done", [.string("unchanged: nothing to compile")])
+                        case let .compiled(_, instruments):
+                            reply(to: source, "/podium/done", [.string("compiled " + (instruments.isEmpty ? "global code" : "instr " + instruments.joined(separator: ", ")))])
+                        case let .failed(message): reply(to: source, "/podium/fail", [.string(message)])
+                        }
+                    }
+                    done()
+                }
             }
         }
         guard let file = orchestraFile else { return reply(to: source, "/podium/fail", [.string("no orchestra file to reload")]) }

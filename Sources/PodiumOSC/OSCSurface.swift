@@ -6,11 +6,15 @@ import PodiumSurfaces
 import Synchronization
 
 /// The OSC control surface: its own thread reads datagrams from a socket Podium owns, liblo
-/// parses them, and each message becomes `Command`s on this surface's ring (or an async
-/// compile/score for text). Replies go back to the sender from the listening port.
+/// parses them, and each message becomes `Command`s on this surface's ring (or a compile, which
+/// goes to the compile queue). Replies go back to the sender from the listening port. The
+/// thread's work runs under the surface's `SurfaceLane`; a sender's messages that come while
+/// its compile waits run after its answer (`/podium/status` answers at once), other senders'
+/// at once.
 public final class OSCSurface: @unchecked Sendable {
     public let options: OSCOptions
     let driver: JackDriver
+    let lane: SurfaceLane
     let socket: UDPSocket
     let parser: LoParser
     let producer: CommandProducer
@@ -63,6 +67,7 @@ public final class OSCSurface: @unchecked Sendable {
         self.options = options
         self.driver = driver
         socket = try UDPSocket(bind: options.bind, port: options.port)
+        lane = SurfaceLane(driver: driver)
         parser = try LoParser()
         producer = driver.makeProducer()
         score = ScoreInput(driver: driver, producer: producer)
@@ -106,29 +111,44 @@ public final class OSCSurface: @unchecked Sendable {
         broadcast("/podium/started", [])
         defer { broadcast("/podium/stopped", []) }
         while running.load(ordering: .acquiring) {
-            feedbackIfDue()
-            repeatedErrorsIfDue()
-            guard let (n, source) = socket.receive(into: received, timeout: 10) else { publish(); continue }
-            buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
-            if local.datagrams & 1023 == 0 { publish() }
-            count { $0.datagrams += 1 }
-            guard options.allows(source) else {
-                count { $0.refusedSources += 1 }
-                notice("source", "OSC from \(source.host) refused (not loopback, not in --osc-allow)")
-                continue
+            lane.exclusive {
+                feedbackIfDue()
+                repeatedErrorsIfDue()
             }
-            guard n > 0, let messages = parser.parse(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n])) else {
-                count { $0.malformed += 1 }
-                notice("malformed", "malformed OSC datagram from \(source) (\(n) bytes)")
-                continue
-            }
-            count { $0.parsed += 1 }
-            for m in messages {
-                count { $0.messages += 1 }
-                handle(m, from: source)
+            guard let (n, source) = socket.receive(into: received, timeout: 10) else { lane.exclusive { publish() }; continue }
+            lane.exclusive { receive(buffer, count: n, from: source) }
+        }
+    }
+
+    /// One datagram: counted, its sender checked, parsed, each message carried out in the
+    /// sender's order.
+    // Thread: NRT (OSC, under the lane)
+    func receive(_ buffer: UnsafeMutableRawBufferPointer, count n: Int, from source: Endpoint) {
+        buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
+        if local.datagrams & 1023 == 0 { publish() }
+        count { $0.datagrams += 1 }
+        guard options.allows(source) else {
+            count { $0.refusedSources += 1 }
+            notice("source", "OSC from \(source.host) refused (not loopback, not in --osc-allow)")
+            return
+        }
+        guard n > 0, let messages = parser.parse(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n])) else {
+            count { $0.malformed += 1 }
+            notice("malformed", "malformed OSC datagram from \(source) (\(n) bytes)")
+            return
+        }
+        count { $0.parsed += 1 }
+        for m in messages {
+            count { $0.messages += 1 }
+            if OSCSurface.answeredAtOnce.contains(m.address) { handle(m, from: source); continue }
+            if !lane.run(key: source.description, { [self] in handle(m, from: source) }) {
+                replyError(source, m.address, "\(SurfaceLane.capacity) messages from you already wait for your compile; \(m.address) dropped")
             }
         }
     }
+
+    /// Messages that do not wait for their sender's compile: they change nothing.
+    static let answeredAtOnce: Set<String> = ["/podium/status", "/podium/subscribe", "/podium/unsubscribe"]
 
     // MARK: routing — Thread: NRT (OSC)
 
@@ -315,12 +335,16 @@ public final class OSCSurface: @unchecked Sendable {
         compileText(text, source: "osc:\(source)", replyTo: source)
     }
 
+    /// To the compile queue: `/podium/done` or `/podium/fail` (the reason) to the sender and the
+    /// subscribers once it merged or was refused; the sender's next messages wait for it.
+    // Thread: NRT (OSC, under the lane)
     func compileText(_ text: String, source name: String, replyTo: Endpoint) {
-        do {
-            _ = try driver.compile(text, source: name)
-            send("/podium/done", [], to: sharedLock.withLock { subscribers }.union([replyTo]))
-        } catch {
-            send("/podium/fail", [.string("\(error)")], to: sharedLock.withLock { subscribers }.union([replyTo]))
+        lane.compile(text, source: name, key: replyTo.description) { [self] result in
+            let targets = sharedLock.withLock { subscribers }.union([replyTo])
+            switch result {
+            case .success: send("/podium/done", [], to: targets)
+            case let .failure(error): send("/podium/fail", [.string("\(error)")], to: targets)
+            }
         }
     }
 

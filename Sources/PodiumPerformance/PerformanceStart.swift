@@ -6,6 +6,7 @@ import PodiumOSC
 import PodiumSession
 import PodiumSurfaces
 import PodiumWeb
+import Synchronization
 
 // `Performance.start`'s steps, in order. Each one that fails throws; `start` then calls the
 // one teardown (`Performance.stop`), which stops whatever had started.
@@ -200,7 +201,11 @@ extension Performance {
             let bind = options.osc?.bind ?? OSCOptions().bind
             for line in StartHints.lines(oscBind: bind, oscPort: osc.map { Int($0.port) }, repl: interactive) { say("podium: " + line) }
         }
-        let session = ReplSession(driver: driver, reloader: reloader, print: output)
+        // On a terminal the session's answers go above the prompt (compile answers come from the
+        // compile thread, while the performer types); piped, straight to the output.
+        let terminal = Mutex<(@Sendable (String) -> Void)?>(nil)
+        let output = self.output
+        let session = ReplSession(driver: driver, reloader: reloader, print: { text in (terminal.withLock { $0 } ?? output)(text) })
         session.recording = recording
         session.presets = presets
         session.loops = loops
@@ -210,6 +215,7 @@ extension Performance {
         case let .terminal(historyPath):
             let repl = ReadlineREPL(session: session, historyPath: historyPath)
             self.repl = repl
+            terminal.withLock { $0 = repl.post }
             // Console lines go above the prompt, never through the line being typed.
             router.setSink("terminal", .init(minimum: options.minimumLevel, batch: { repl.post($0.map(\.text).joined(separator: "\n")) }))
         case .piped:

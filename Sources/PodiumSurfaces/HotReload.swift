@@ -3,14 +3,18 @@ import PodiumEngine
 import PodiumHost
 import PodiumRealtime
 
-/// Recompiles an orchestra file when it is saved: only what changed, parsed on this thread and
-/// merged by the audio thread; a broken edit changes nothing and reports `FILE:LINE: message`.
+/// Recompiles an orchestra file when it is saved: only what changed, checked and compiled by
+/// the compile queue (the watcher's thread returns at once) and merged by the audio thread; a
+/// broken edit changes nothing and reports `FILE:LINE: message`. Saves that come while a
+/// compile waits are read after its answer, against the version it made current.
 public final class HotReload: @unchecked Sendable {
     public let path: String
     let driver: JackDriver
+    /// The file's own order: one reload after another (SurfaceLane).
+    let lane: SurfaceLane
+    /// The last version that compiled (under the lane's lock).
     private var current: String
     private var watcher: FileWatcher?
-    private let lock = NSLock()
 
     public enum Outcome: Sendable, Equatable {
         case unchanged
@@ -19,12 +23,13 @@ public final class HotReload: @unchecked Sendable {
         case failed(String)
     }
 
-    /// Called with each outcome (on the watcher's thread).
+    /// Called with each outcome of a save (on the compile thread, or the watcher's).
     public var onOutcome: (@Sendable (Outcome) -> Void)?
 
     public init(path: String, driver: JackDriver) throws {
         self.path = path
         self.driver = driver
+        lane = SurfaceLane(driver: driver)
         current = try HotReload.orchestra(at: path)
     }
 
@@ -34,29 +39,46 @@ public final class HotReload: @unchecked Sendable {
     public func watch() throws {
         watcher = try FileWatcher(path: path) { [weak self] in
             guard let self else { return }
-            let outcome = self.reload()
-            self.onOutcome?(outcome)
+            self.reload { outcome in self.onOutcome?(outcome) }
         }
     }
 
     public func stop() { watcher?.stop() }
 
-    /// Compiles what changed since the last good version.
-    public func reload() -> Outcome {
-        lock.withLock {
+    /// Compiles what changed since the last good version; `then` gets the outcome once the
+    /// audio thread merged it or it was refused.
+    // Thread: NRT (the watcher's, or a surface's: returns at once)
+    public func reload(then: @escaping @Sendable (Outcome) -> Void) {
+        lane.run { [self] in
             let new: String
-            do { new = try HotReload.orchestra(at: path) } catch { return .failed("\(error)") }
+            do { new = try HotReload.orchestra(at: path) } catch { return then(.failed("\(error)")) }
             // The whole file first: an editor saving mid-typing leaves a comment or string open.
-            do { try OrchestraCheck.lexical(new, source: path) } catch { return .failed("\(error)") }
-            guard let changes = OrchestraDiff.changes(from: current, to: new) else { return .unchanged }
-            do {
-                let marker = try driver.compile(changes, source: path)
-                current = new
-                let t = InstrumentTable.declared(in: changes)
-                return .compiled(marker: marker, instruments: t.numbers.sorted().map(String.init) + t.names)
-            } catch {
-                return .failed("\(error)")
+            do { try OrchestraCheck.lexical(new, source: path) } catch { return then(.failed("\(error)")) }
+            guard let changes = OrchestraDiff.changes(from: current, to: new) else { return then(.unchanged) }
+            lane.compile(changes, source: path) { [self] result in
+                switch result {
+                case let .success(marker):
+                    current = new
+                    let t = InstrumentTable.declared(in: changes)
+                    then(.compiled(marker: marker, instruments: t.numbers.sorted().map(String.init) + t.names))
+                case let .failure(error):
+                    then(.failed("\(error)"))
+                }
             }
         }
+    }
+
+    /// `reload`, waiting for its outcome (tests and tools; never a surface's thread).
+    public func reloadAndWait() -> Outcome {
+        let box = OutcomeBox()
+        reload { box.set($0) }
+        return box.wait()
+    }
+
+    private final class OutcomeBox: @unchecked Sendable {
+        private var outcome: Outcome?
+        private let done = DispatchSemaphore(value: 0)
+        func set(_ o: Outcome) { outcome = o; done.signal() }
+        func wait() -> Outcome { done.wait(); return outcome! }
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 
 /// REPL commands from a pipe (no terminal): one per line, each optionally prefixed with
 /// `@SECONDS` (from the start) for scripted demos. Returns true when `:quit` was read;
-/// at the end of input the performance goes on.
+/// at the end of input the performance goes on. Lines are carried out in order (a compile's
+/// answer before the lines after it): `:quit` and the end wait for what came before.
 public enum PipedInput {
     // Thread: its own (NRT)
     public static func run(session: ReplSession, shouldStop: () -> Bool) -> Bool {
@@ -21,8 +22,11 @@ public enum PipedInput {
                 continue
             }
             session.handle(String(line))
-            if session.quitRequested { return true }
+            if [":quit", ":q"].contains(line.trimmingCharacters(in: .whitespaces)) {
+                return session.finish(shouldStop: shouldStop) && session.quitRequested
+            }
         }
-        return false
+        _ = session.finish(shouldStop: shouldStop)
+        return session.quitRequested
     }
 }

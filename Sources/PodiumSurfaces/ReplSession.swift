@@ -1,19 +1,30 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
+import Synchronization
 
-/// Carries out what the performer typed (REPL, piped stdin, `--script`), on one thread
-/// (the REPL's), through one command producer. Output goes to `print`.
+/// Carries out what the performer typed (REPL, piped stdin), through one command producer.
+/// Lines are read on the REPL's thread and carried out in order through the session's
+/// `SurfaceLane`: a compile goes to the compile queue and the thread returns at once; the lines
+/// after it wait for its answer (so `i5` finds the `instr 5` typed before it), and queries
+/// (`:status`, `:get`, …) answer at once. Output goes to `print`.
 public final class ReplSession: @unchecked Sendable {
     let driver: JackDriver
+    let lane: SurfaceLane
     let producer: CommandProducer
     let score: ScoreInput
     var interpreter = ReplInterpreter()
     public let print: @Sendable (String) -> Void
     /// The orchestra file `:reload` recompiles (nil: none).
     let reloader: HotReload?
-    /// Set by `:quit`.
-    public private(set) var quitRequested = false
+    /// Set by `:quit` (when it is carried out: after what was typed before it).
+    private let quit = Atomic<Bool>(false)
+    public var quitRequested: Bool { quit.load(ordering: .acquiring) }
+
+    /// Waits until every line handed in so far has been carried out (piped input's end or its
+    /// `:quit`: a compile before them is answered first); false when `shouldStop` said so.
+    // Thread: NRT (piped input's own)
+    public func finish(shouldStop: () -> Bool) -> Bool { lane.waitUntilIdle(shouldStop: shouldStop) }
     /// Live loops (`loop NAME BEATS` … `end`, `:loops`, `:stop`), when the performance runs them.
     public var loops: LiveLoops?
     /// Session recording (`:record start|stop`), when the performance offers it.
@@ -31,6 +42,7 @@ public final class ReplSession: @unchecked Sendable {
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
+        lane = SurfaceLane(driver: driver)
         producer = driver.makeProducer()
         score = ScoreInput(driver: driver, producer: producer)
         self.reloader = reloader
@@ -52,19 +64,39 @@ public final class ReplSession: @unchecked Sendable {
         return interpreter.inBlock ? "      … " : String(format: "podium %.1fs %d.%d ▸ ", seconds, bar, beat)
     }
 
-    /// One line of input.
+    /// Commands that only read: answered at once, even while a compile waits.
+    static let queries: Set<String> = ["help", "get", "channels", "status", "chord"]
+
+    /// One line of input: read now, carried out in order (see the type's comment).
+    // Thread: NRT (the REPL's)
     public func handle(_ line: String) {
         RecentInputs.note("repl: \(line)")
-        // Musical time: the line's own `@bar`/`@beat`/`@now`, or the performance's `:quant`.
-        var quantize = driver.quantization.withLock { $0 }
+        // Musical time: the line's own `@bar`/`@beat`/`@now`, or (when it is carried out) the performance's `:quant`.
+        var prefix: Quantize?
         var text = line
         if !interpreter.inBlock {
             do {
-                let (prefix, rest) = try TimePrefix.split(line, quantum: driver.clock.quantum)
-                if let prefix { quantize = prefix; text = rest }
+                let (p, rest) = try TimePrefix.split(line, quantum: driver.clock.quantum)
+                if let p { prefix = p; text = rest }
             } catch { return print(error.description) }
         }
-        switch interpreter.feed(text) {
+        let input = interpreter.feed(text)
+        switch input {
+        case .nothing, .incomplete: return
+        case let .command(name, _) where ReplSession.queries.contains(name):
+            lane.exclusive { carryOut(input, prefix) }
+        default:
+            if !lane.run({ [self, prefix] in carryOut(input, prefix) }) {
+                print("not done: \(SurfaceLane.capacity) lines already wait for a compile to finish")
+            }
+        }
+    }
+
+    /// What a line asks for.
+    // Thread: NRT (under the lane: the REPL's, or the compile thread's after a compile)
+    func carryOut(_ input: ReplInterpreter.Action, _ prefix: Quantize?) {
+        let quantize = prefix ?? driver.quantization.withLock { $0 }
+        switch input {
         case .nothing, .incomplete: return
         case let .score(score): play(score, quantize)
         case let .scores(lines):
@@ -82,15 +114,18 @@ public final class ReplSession: @unchecked Sendable {
         do { try score.play(statement, quantize: quantize) } catch { print(error.description) }
     }
 
-    func compile(_ code: String) {
-        do {
-            // Line numbers in errors count from the first line of what was just typed.
-            _ = try driver.compile(code, source: "<repl>")
-            let t = InstrumentTable.declared(in: code)
-            let names = t.numbers.sorted().map(String.init) + t.names
-            print(names.isEmpty ? "ok" : "compiled instr \(names.joined(separator: ", "))")
-        } catch {
-            print("\(error)")
+    /// Orchestra code: compiled by the compile queue; the answer is printed when it merged.
+    func compile(_ code: String, source: String = "<repl>") {
+        // Line numbers in errors count from the first line of what was just typed.
+        lane.compile(code, source: source) { [print] result in
+            switch result {
+            case .success:
+                let t = InstrumentTable.declared(in: code)
+                let names = t.numbers.sorted().map(String.init) + t.names
+                print(source != "<repl>" ? "compiled \(source)" : names.isEmpty ? "ok" : "compiled instr \(names.joined(separator: ", "))")
+            case let .failure(error):
+                print("\(error)")
+            }
         }
     }
 
@@ -114,16 +149,19 @@ public final class ReplSession: @unchecked Sendable {
             """)
         case "load":
             guard let path = args.first else { return print("usage: :load FILE") }
-            do {
-                _ = try driver.compile(try CSDSections.orchestra(ofFile: path), source: path)
-                print("compiled \(path)")
-            } catch { print("\(error)") }
+            do { compile(try CSDSections.orchestra(ofFile: path), source: path) } catch { print("\(error)") }
         case "reload":
             guard let reloader else { return print("nothing to reload (no orchestra file)") }
-            switch reloader.reload() {
-            case .unchanged: print("unchanged")
-            case let .compiled(_, instruments): print("compiled instr \(instruments.joined(separator: ", "))")
-            case let .failed(message): print(message)
+            // The file's reload keeps this session's order: what is typed next waits for it.
+            lane.step { [print] done in
+                reloader.reload { outcome in
+                    switch outcome {
+                    case .unchanged: print("unchanged")
+                    case let .compiled(_, instruments): print("compiled instr \(instruments.joined(separator: ", "))")
+                    case let .failed(message): print(message)
+                    }
+                    done()
+                }
             }
         case "set":
             guard args.count == 2 else { return print("usage: :set CHANNEL VALUE") }
@@ -158,13 +196,18 @@ public final class ReplSession: @unchecked Sendable {
             var code = ""
             for n in numbers { code += "chnset active(\(n)), \"podium.active.\(n)\"\n" }
             for name in t.names { code += "chnset active(nstrnum(\"\(name)\")), \"podium.active.\(name)\"\n" }
-            let answered = (try? driver.evaluate(code)) ?? false
-            func count(_ key: String) -> String {
-                guard answered, let v = try? driver.engine.control("podium.active.\(key)") else { return "" }
-                return " (\(InstrumentTable.format(v)) active)"
+            // Asked on the compile thread (the audio thread answers at its next k-cycle).
+            lane.step { [driver, print, code] done in
+                driver.evaluateQueued(code) { answered in
+                    func count(_ key: String) -> String {
+                        guard answered, let v = try? driver.engine.control("podium.active.\(key)") else { return "" }
+                        return " (\(InstrumentTable.format(v)) active)"
+                    }
+                    let rows = numbers.map { "instr \($0)\(count(String($0)))" } + t.names.map { "instr \"\($0)\"\(count($0))" }
+                    print(rows.isEmpty ? "no instruments" : rows.joined(separator: "\n"))
+                    done()
+                }
             }
-            let rows = numbers.map { "instr \($0)\(count(String($0)))" } + t.names.map { "instr \"\($0)\"\(count($0))" }
-            print(rows.isEmpty ? "no instruments" : rows.joined(separator: "\n"))
         case "status":
             print("\(driver.description)\n\(clockLine)\n\(driver.linkStatus.summary)\n\(driver.stats)")
         case "record":
@@ -206,7 +249,7 @@ public final class ReplSession: @unchecked Sendable {
                 quitWarned = true
                 return print("recording to \(dir): :quit again to stop (the recording is kept)")
             }
-            quitRequested = true
+            quit.store(true, ordering: .releasing)
         default:
             print("unknown command :\(name) (:help lists them)")
         }

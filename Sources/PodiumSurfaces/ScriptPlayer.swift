@@ -4,10 +4,12 @@ import PodiumHost
 
 /// Plays a `Script` into a driver from its own thread (one command producer).
 /// Steps are posted a little ahead of time, stamped with their JACK frame, so they land on
-/// the exact frame the script names rather than when a timer wakes up.
+/// the exact frame the script names rather than when a timer wakes up. A `load` goes to the
+/// compile queue; the steps after it wait for its answer (its `SurfaceLane`) and keep their frames.
 public final class ScriptPlayer: @unchecked Sendable {
     let script: Script
     let driver: JackDriver
+    let lane: SurfaceLane
     let producer: CommandProducer
     let score: ScoreInput
     /// Called for every problem (unknown instrument, unknown channel), on the player's thread.
@@ -16,6 +18,7 @@ public final class ScriptPlayer: @unchecked Sendable {
     public init(script: Script, driver: JackDriver) {
         self.script = script
         self.driver = driver
+        lane = SurfaceLane(driver: driver)
         producer = driver.makeProducer()
         score = ScoreInput(driver: driver, producer: producer)
     }
@@ -37,31 +40,39 @@ public final class ScriptPlayer: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: min(0.01, max(0.0005, Double((due - .now).components.attoseconds) * 1e-18)))
             }
             let frame = step.time == 0 ? 0 : startFrame + Int64((step.time * sampleRate).rounded())
-            switch step.action {
-            case .quit:
-                return true
-            case let .tempo(bpm):
-                do { try producer.post(.clock(tempo: bpm, frame: frame)) } catch { onProblem?("line \(step.line): \(error)") }
-            case let .quant(word):
-                quant = word
-            case let .set(channel, value):
-                do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
-            case let .load(path):
-                do {
-                    _ = try driver.compile(try CSDSections.orchestra(ofFile: path), source: path)
-                } catch { onProblem?("line \(step.line): \(error)") }
-            case let .score(statement):
-                // chord/scale notes: every p-field the instrument reads (as at the REPL), no warning per note.
-                let full = step.fromHelper ? PFields.padded(statement, orchestras: driver.engine.orchestraTexts) : statement
-                do {
-                    var q = Quantize.now
-                    if let w = step.timing ?? quant {
-                        q = try TimePrefix.setting(w, quantum: driver.clock.quantum) ?? .now
-                    }
-                    try score.play(full, frame: q == .now ? frame : 0, quantize: q)
-                } catch { onProblem?("line \(step.line): \(error)") }
-            }
+            if case .quit = step.action { return lane.waitUntilIdle(shouldStop: shouldStop) }
+            if case let .quant(word) = step.action { quant = word; continue }
+            let timing = step.timing ?? quant
+            lane.run { [self] in perform(step, frame: frame, timing: timing) }
         }
-        return true
+        return lane.waitUntilIdle(shouldStop: shouldStop)
+    }
+
+    /// One step, in the script's order (under the lane).
+    // Thread: NRT (the script's, or the compile thread's after a load)
+    func perform(_ step: Script.Step, frame: Int64, timing: String?) {
+        switch step.action {
+        case .quit, .quant: return
+        case let .tempo(bpm):
+            do { try producer.post(.clock(tempo: bpm, frame: frame)) } catch { onProblem?("line \(step.line): \(error)") }
+        case let .set(channel, value):
+            do { try producer.set(channel, value, frame: frame) } catch { onProblem?("line \(step.line): \(error)") }
+        case let .load(path):
+            do {
+                lane.compile(try CSDSections.orchestra(ofFile: path), source: path) { [onProblem] result in
+                    if case let .failure(error) = result { onProblem?("line \(step.line): \(error)") }
+                }
+            } catch { onProblem?("line \(step.line): \(error)") }
+        case let .score(statement):
+            // chord/scale notes: every p-field the instrument reads (as at the REPL), no warning per note.
+            let full = step.fromHelper ? PFields.padded(statement, orchestras: driver.engine.orchestraTexts) : statement
+            do {
+                var q = Quantize.now
+                if let w = timing {
+                    q = try TimePrefix.setting(w, quantum: driver.clock.quantum) ?? .now
+                }
+                try score.play(full, frame: q == .now ? frame : 0, quantize: q)
+            } catch { onProblem?("line \(step.line): \(error)") }
+        }
     }
 }

@@ -89,6 +89,15 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "No DSP load guard (only the limit of 1000 voices stays).")
     var noLoadLimit = false
 
+    @Option(name: .long, help: "Seconds of CPU time the check of one compile may take (live code is checked in a child process before the performance compiles it).")
+    var compileCpuLimit = CompileLimits().cpuSeconds
+
+    @Option(name: .long, help: "MiB of memory the check of one compile may take; one table or array may take a quarter of it.")
+    var compileMemoryLimit = CompileLimits().memoryMiB
+
+    @Option(name: .long, help: "Seconds of wall time the check of one compile may take.")
+    var compileTimeLimit = CompileLimits().wallSeconds
+
     @Option(name: .long, help: "HTTP port of the stage page (the orchestra's controls in a browser).")
     var webPort = WebOptions.defaultPort
 
@@ -152,6 +161,9 @@ struct Play: ParsableCommand {
                 throw ValidationError("--web-origin: not an origin: \(o) (scheme, host and port, e.g. https://editor.example:8443)")
             }
         }
+        if compileCpuLimit < 1 || compileCpuLimit > 3600 { throw ValidationError("--compile-cpu-limit: \(compileCpuLimit) is not a limit (1 to 3600 seconds)") }
+        if compileMemoryLimit < 256 || compileMemoryLimit > 1 << 20 { throw ValidationError("--compile-memory-limit: \(compileMemoryLimit) is not a limit (256 MiB to 1 TiB)") }
+        if !compileTimeLimit.isFinite || compileTimeLimit < 1 || compileTimeLimit > 3600 { throw ValidationError("--compile-time-limit: \(compileTimeLimit) is not a limit (1 to 3600 seconds)") }
         if let webToken, webToken.isEmpty || !webToken.allSatisfy({ $0.isLetter || $0.isNumber }) { throw ValidationError("--web-token: letters and digits only") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
@@ -167,6 +179,7 @@ struct Play: ParsableCommand {
         jack.tempo = tempo
         jack.quantum = beatsPerBar
         jack.transport = transport
+        jack.compileLimits = CompileLimits(cpuSeconds: compileCpuLimit, memoryMiB: compileMemoryLimit, wallSeconds: compileTimeLimit)
         var o = PerformanceOptions(orchestra: orchestra.file, source: orchestra.source, seed: seed, jack: jack, sessions: sessionsDirectory)
         o.startServer = jackServer == .auto
         let oscOptions = OSCOptions(port: oscPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init), allowRemoteCode: allowRemoteCode,

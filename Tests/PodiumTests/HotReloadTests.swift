@@ -54,9 +54,9 @@ final class HotReloadTests {
         try driver.start()
         defer { driver.stop() }
         #expect(eventually(2) { driver.stats.lastPeriod == 256 })
-        _ = try driver.compile("instr 2\n a1 oscili 0.1, 440\n outs a1, a1\nendin\n", source: "light.orc")
+        _ = try driver.compileAndWait("instr 2\n a1 oscili 0.1, 440\n outs a1, a1\nendin\n", source: "light.orc")
         #expect(notices.withLock { $0 }.isEmpty, "a light reload says nothing: \(notices.withLock { $0 })")
-        _ = try driver.compile("giBig ftgen 0, 0, 2^20, 10, 1, 0.5, 0.3, 0.25, 0.2\n", source: "big.orc")
+        _ = try driver.compileAndWait("giBig ftgen 0, 0, 2^20, 10, 1, 0.5, 0.3, 0.25, 0.2\n", source: "big.orc")
         let said = notices.withLock { $0 }
         #expect(said.contains { $0.hasPrefix("big.orc: its global code will run on the audio thread when it merges, about") && $0.contains("against a period of 5.3 ms: expect a click") },
                 "\(said)")

@@ -230,7 +230,7 @@ final class JackDriverTests {
         defer { driver.stop() }
         let producer = driver.makeProducer()
         let id = try #require(try producer.event([2, 0, 0.1, 0.1]))
-        let marker = try driver.compile("instr 5\n out a(0.1)\nendin\n", source: "live")
+        let marker = try driver.compileAndWait("instr 5\n out a(0.1)\nendin\n", source: "live")
         #expect(eventually(1) { seen.all.contains { $0.kind == .command && $0.id == id } })
         #expect(eventually(1) { seen.all.contains { $0.kind == .compileMerged && $0.id == marker } })
         let cycles = seen.all.map(\.cycle)
@@ -244,7 +244,7 @@ final class JackDriverTests {
         try driver.start()
         defer { driver.stop() }
         #expect {
-            _ = try driver.compile("instr 1\n a1 nosuch 3\n out a1\nendin\n", source: "live.orc")
+            _ = try driver.compileAndWait("instr 1\n a1 nosuch 3\n out a1\nendin\n", source: "live.orc")
         } throws: { error in
             guard case let EngineError.compile(failure) = error else { return false }
             return failure.lines == [2] && failure.description.hasPrefix("live.orc:2:")

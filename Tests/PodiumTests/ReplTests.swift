@@ -101,7 +101,8 @@ final class ReplTests {
         #expect(afterBroken.contains("<repl>:2: "), "\(afterBroken)")
         // Completion offers a channel name.
         try keys(":get fre", "Tab")
-        #expect(try screen().contains(":get freq"))
+        let completed = try screen()
+        #expect(completed.contains(":get freq"), "\(completed)")
         try keys("Enter")
         #expect(try screen().contains("freq = 440"))
         // Console output while typing leaves the typed line intact.

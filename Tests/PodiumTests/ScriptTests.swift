@@ -45,7 +45,7 @@ final class ScriptTests {
                                 jack: JackOptions(serverName: server.name, connect: false))
         try driver.start()
         defer { driver.stop() }
-        _ = try driver.compile("instr 7\n iamp = p5 > 0 ? p5 : 0.1\n outs a(0), a(0)\nendin\n", source: "test")
+        _ = try driver.compileAndWait("instr 7\n iamp = p5 > 0 ? p5 : 0.1\n outs a(0), a(0)\nendin\n", source: "test")
         let before = driver.journal.count
         let script = try Script(text: "@0 chord c4 maj 0 0.1 7\n@0.1 i7 0 0.1 440\n")
         #expect(ScriptPlayer(script: script, driver: driver).run(startFrame: driver.frameTime, sampleRate: driver.engine.sampleRate, shouldStop: { false }))

@@ -81,7 +81,7 @@ final class SessionTests {
             if i == 5 { _ = driver.readScore("i1 0 0.1 330\ni1 0.05 0.1 660") }
             if i == 6 {
                 // A hot reload: instr 1 gets a new sound; running notes keep the old one.
-                _ = try driver.compile("instr 1\n a1 vco2 0.2, p4 * (1 + rnd(0.2))\n outs a1, a1\nendin\n", source: "reload")
+                _ = try driver.compileAndWait("instr 1\n a1 vco2 0.2, p4 * (1 + rnd(0.2))\n outs a1, a1\nendin\n", source: "reload")
             }
             Thread.sleep(forTimeInterval: 0.2)
         }

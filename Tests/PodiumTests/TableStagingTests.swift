@@ -91,7 +91,7 @@ final class TableStagingJackTests {
         let producer = driver.makeProducer()
         Thread.sleep(forTimeInterval: 0.2)
         let length = 1 << 18
-        _ = try driver.compile("giBig ftgen 0, 0, 2^18, 10, 1, 0.5\ninstr 2\n a1 oscili 0.3, p4, giBig\n outs a1, a1\nendin\n", source: "big.orc")
+        _ = try driver.compileAndWait("giBig ftgen 0, 0, 2^18, 10, 1, 0.5\ninstr 2\n a1 oscili 0.3, p4, giBig\n outs a1, a1\nendin\n", source: "big.orc")
         for i in 0..<4 {
             try producer.event([2, 0, 0.2, 220 + Double(i) * 110])
             Thread.sleep(forTimeInterval: 0.25)

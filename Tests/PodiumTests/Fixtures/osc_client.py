@@ -6,6 +6,11 @@
   osc_client.py [--bind IP] PORT bundles UNIXTIME STEP_S COUNT ADDRESS ARG...
   osc_client.py [--bind IP] PORT garbage COUNT SEED               random and mutated datagrams
   osc_client.py [--bind IP] PORT ask ADDRESS ARG...               send, print the first reply
+  osc_client.py [--bind IP] PORT await SECONDS ADDRESS ARG...     send, print replies until /podium/done or /podium/fail
+                                                                  ("SECONDS_TAKEN ADDRESS ARGS"), within SECONDS
+  osc_client.py [--bind IP] PORT seq SECONDS ADDRESS ARG... -- ADDRESS ARG...
+                                                                  send the messages back to back from one socket, print
+                                                                  every reply that arrives within SECONDS
   osc_client.py [--bind IP] PORT listen SECONDS                   subscribe, print what arrives
   osc_client.py [--bind IP] PORT stream COUNT HZ SECONDS ADDRESS ARG...
                                                                   subscribe, send COUNT messages at HZ (a controller
@@ -116,6 +121,39 @@ def run(argv):
         data, _ = sock.recvfrom(65536)
         m = OscMessage(data)
         print(m.address, *m.params)
+
+    elif mode == "await":
+        limit = float(rest[0])
+        started = time.monotonic()
+        sock.settimeout(limit)
+        sock.sendto(message(rest[1], rest[2:]).dgram, target)
+        while time.monotonic() - started < limit:
+            data, _ = sock.recvfrom(65536)
+            m = OscMessage(data)
+            print("%.3f" % (time.monotonic() - started), m.address, *m.params, flush=True)
+            if m.address in ("/podium/done", "/podium/fail"):
+                break
+
+    elif mode == "seq":
+        limit = float(rest[0])
+        messages, current = [], []
+        for word in rest[1:] + ["--"]:
+            if word == "--":
+                if current: messages.append(current)
+                current = []
+            else:
+                current.append(word)
+        for m in messages:
+            sock.sendto(message(m[0], m[1:]).dgram, target)
+        started = time.monotonic()
+        sock.settimeout(0.1)
+        while time.monotonic() - started < limit:
+            try:
+                data, _ = sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            m = OscMessage(data)
+            print(m.address, *m.params, flush=True)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumHost
 import Testing
 
 /// Where things are, for tests that use the real libcsound, the csound CLI and the podium binary.
@@ -190,4 +191,29 @@ func capturingStandardOutputAndError(_ body: () throws -> Void) rethrows -> Stri
 func firstDifference(_ a: [Double], _ b: [Double]) -> Int? {
     if a.count != b.count { return min(a.count, b.count) }
     return zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+}
+
+/// Runs `work` on another thread; after `wait()`, `value` is its result (nil when it threw).
+final class InBackground<T: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: T?
+    init(_ work: @escaping @Sendable () throws -> T) {
+        Thread.detachNewThread { [self] in
+            result = try? work()
+            done.signal()
+        }
+    }
+    func wait() { done.wait() }
+    var value: T? { result }
+}
+
+/// Whether xruns counted since `before` can be Podium's doing. An xrun is the callback's fault
+/// when a callback ran long on the CPU; when every callback's own CPU time stayed well inside the
+/// period (the longest is recorded with its CPU time), the xruns came from this shared 2-core
+/// machine's scheduling — the dummy server is not real-time, and tests run beside builds and
+/// stress-ng. Returns nil when Podium caused none, else what the stats say.
+func xrunsCausedByPodium(_ stats: DriverStats, since before: DriverStats) -> String? {
+    guard stats.xruns > before.xruns else { return nil }
+    if stats.maxCallbackCPUMicroseconds < 0.8 * stats.periodMicroseconds { return nil }
+    return "\(stats.xruns - before.xruns) xruns, the longest callback used \(stats.maxCallbackCPUMicroseconds) µs of CPU in a \(stats.periodMicroseconds) µs period: \(stats)"
 }

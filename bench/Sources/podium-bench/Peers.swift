@@ -363,7 +363,7 @@ func soakTable(seconds: Double, rate: Int, period: Int) throws {
         if ContinuousClock.now - lastReload >= .seconds(2) {
             lastReload = ContinuousClock.now
             reloads += 1
-            _ = try? driver.compile("instr 1\n a1 vco2 0.1 * chnget:k(\"level\"), p4 * \(1 + Double(reloads % 3) * 0.001)\n outs a1, a1\nendin\n", source: "soak")
+            _ = try? driver.compileAndWait("instr 1\n a1 vco2 0.1 * chnget:k(\"level\"), p4 * \(1 + Double(reloads % 3) * 0.001)\n outs a1, a1\nendin\n", source: "soak")
         }
         Thread.sleep(forTimeInterval: 0.002)
     }

@@ -46,7 +46,7 @@ func reloadCostTable(period: Int, reloads: Int) throws {
             driver.resetCallbackTimes()
             var done = 0
             for i in 0..<reloads {
-                if (try? driver.compile(code(i), source: "bench")) != nil { done += 1 }
+                if (try? driver.compileAndWait(code(i), source: "bench")) != nil { done += 1 }
                 Thread.sleep(forTimeInterval: 0.5)
             }
             let after = driver.stats

@@ -1,0 +1,187 @@
+import Foundation
+import PodiumEngine
+import PodiumHost
+import PodiumOSC
+import PodiumProbe
+import PodiumSurfaces
+import Testing
+
+/// Sizes written as constants, read without running anything.
+@Suite("Compile limits: constant sizes")
+struct TableBudgetTests {
+    @Test("constant expressions as Csound writes them; anything else is unknown")
+    func expressions() {
+        #expect(ConstantExpression.value("2^28") == 268_435_456)
+        #expect(ConstantExpression.value(" 4096 * 4 ") == 16384)
+        #expect(ConstantExpression.value("(1+2)*3-4/2") == 7)
+        #expect(ConstantExpression.value("-2^2") == 4 && ConstantExpression.value("2^3^2") == 64, "as csound 6.18 computes them")
+        #expect(ConstantExpression.value("1e3") == 1000 && ConstantExpression.value("7 % 4") == 3)
+        for unknown in ["giN", "int(2^27)", "2^", "(1+2", "", "2 ** 3", "1)"] { #expect(ConstantExpression.value(unknown) == nil, "\(unknown)") }
+    }
+
+    @Test("a table or array over a quarter of the memory limit is found with its line; computed sizes are left to the check child")
+    func budget() {
+        let limit = CompileLimits().tableBytes   // 256 MiB
+        let text = "giSmall ftgen 0, 0, 2^20, 10, 1\n; gi ftgen 0, 0, 2^30, 10, 1 in a comment\ngiBig ftgen 0, 0, 2^28, 10, 1\n"
+        let over = TableBudget.firstOver(text, limit: limit)
+        #expect(over?.line == 3 && over?.bytes == 2_147_483_648)
+        #expect(TableBudget.firstOver("gi1 = ftgen(0, 0, 2^26, 10, 1)", limit: limit)?.bytes == 536_870_912)
+        #expect(TableBudget.firstOver("gi1 ftgenonce 0, 0, 2^25 + 1, 7, 0, 1, 1", limit: limit) != nil)
+        #expect(TableBudget.firstOver("giArr[] init 2^14, 2^14", limit: limit)?.bytes == 2_147_483_648)
+        #expect(TableBudget.firstOver("gi1 ftgen 0, 0, 2^25, 10, 1\ngiN ftgen 0, 0, int(2^28), 10, 1\nkArr[] init 100", limit: limit) == nil)
+        #expect(TableBudget.firstOver("gi1 myftgen 0, 0, 2^30, 10, 1", limit: limit) == nil, "only the ftgen opcodes")
+        do {
+            try OrchestraCheck.tables(text, source: "live", limits: CompileLimits())
+            Issue.record("a 2 GiB table was not refused")
+        } catch {
+            #expect("\(error)".contains("(line 3) needs 2.0 GiB, over the budget of 256 MiB") && "\(error)".contains("--compile-memory-limit 1024 MiB"), "\(error)")
+        }
+    }
+
+    @Test("the check child under its limits: an endless loop at init is stopped at the CPU limit, an allocation past the memory limit and a check past the wall time are refused, each naming its flag")
+    func childLimits() throws {
+        let loop = "i1 = 0\nwhile i1 >= 0 do\n i1 += 1\nod\n"
+        do {
+            try OrchestraCheck.inChild(loop, source: "live", limits: CompileLimits(cpuSeconds: 1, wallSeconds: 30))
+            Issue.record("an endless loop passed the check")
+        } catch {
+            #expect("\(error)".contains("more than 1 s of CPU time (--compile-cpu-limit)"), "\(error)")
+        }
+        do {
+            try OrchestraCheck.inChild(loop, source: "live", limits: CompileLimits(cpuSeconds: 30, wallSeconds: 1))
+            Issue.record("an endless loop passed the check")
+        } catch {
+            #expect("\(error)".contains("longer than 1 s (--compile-time-limit)"), "\(error)")
+        }
+        do {
+            try OrchestraCheck.inChild("gi1 ftgen 0, 0, int(2^27), 10, 1\n", source: "live", limits: CompileLimits(memoryMiB: 512))
+            Issue.record("a 1 GiB table passed a check limited to 512 MiB")
+        } catch {
+            #expect("\(error)".contains("more memory than the check's 512 MiB (--compile-memory-limit)") && "\(error)".contains("memory allocate failure"), "\(error)")
+        }
+        // What fits passes as before, with its cost.
+        #expect(try OrchestraCheck.inChild("gi1 ftgen 0, 0, 2^16, 10, 1\n", source: "live") != nil)
+    }
+}
+
+extension JackSuites {
+/// The compile queue against a real JACK server, OSC (python-osc), the csound port (UDP) and the REPL.
+@Suite("Compile queue", .serialized)
+final class CompileQueueTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    static let orchestra = """
+    nchnls = 2
+    0dbfs = 1
+    instr 1
+      a1 oscili 0.2, 440
+      outs a1, a1
+    endin
+    """
+
+    func start() throws -> (JackDriver, OSCSurface, CsoundTextPort) {
+        let driver = JackDriver(source: .text(orchestra: CompileQueueTests.orchestra, score: nil, name: "queue.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false))
+        try driver.start()
+        let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+        osc.start()
+        let port = try CsoundTextPort(driver: driver, options: OSCOptions(port: 0))
+        port.start()
+        return (driver, osc, port)
+    }
+
+    static func python(_ fixture: String, _ args: [String], timeout: Double = 60) throws -> ProcessResult {
+        try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture(fixture)] + args, timeout: timeout)
+    }
+    func python(_ fixture: String, _ args: [String]) throws -> ProcessResult { try Self.python(fixture, args) }
+
+    /// One UDP packet to the csound port, as an editor sends it.
+    static func packet(_ text: String, to port: UInt16) throws {
+        _ = try run(which("python3") ?? "/usr/bin/python3", ["-c", "import socket, sys\nsocket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(sys.argv[2].encode(), ('127.0.0.1', int(sys.argv[1])))", "\(port)", text])
+    }
+
+    @Test("while heavy compiles from OSC, the REPL and the csound port are checked and refused, status is answered within 50 ms every 100 ms, the REPL returns at once, and no xrun is caused")
+    func heavyCompilesFreezeNothing() throws {
+        let (driver, osc, port) = try start()
+        defer { port.stop(); osc.stop(); driver.stop() }
+        let printed = Printed()
+        let repl = ReplSession(driver: driver, reloader: nil) { printed.add($0) }
+        let notices = Printed()
+        port.onNotice = { notices.add($0) }
+        #expect(eventually(3) { driver.stats.callbacks > 20 })
+        let statsBefore = driver.stats
+
+        // A controller's status display, polling all along from a socket of its own.
+        let poller = InBackground { try CompileQueueTests.python("status_poll.py", ["\(osc.port)", "6", "100"]) }
+        Thread.sleep(forTimeInterval: 0.3)
+        // The csound port: an endless loop in global code, stopped at the check's CPU limit (2 s).
+        let loop = "i1 = 0\nwhile i1 >= 0 do\n i1 += 1\nod\n"
+        try Self.packet(loop, to: port.port)
+        // OSC: the 2^28-point table that froze OSC for 24.5 s, refused before anything computes it.
+        let ftgen = try python("osc_client.py", ["\(osc.port)", "await", "5", "/podium/orc", "s:gi1 ftgen 0, 0, 2^28, 10, 1"])
+        let fail = ftgen.stdout.split(separator: "\n").first { $0.contains("/podium/fail") } ?? ""
+        #expect(fail.contains("over the budget of 256 MiB"), "\(ftgen.stdout) \(ftgen.stderr)")
+        #expect((Double(fail.split(separator: " ").first ?? "") ?? 9) < 0.5, "refused at once: \(fail)")
+        // The REPL: the same table, and one whose size is computed (left to the check's memory
+        // limit), queued behind the csound port's loop. Each line returns at once.
+        var longestHandle = Duration.zero
+        for line in ["gi2 ftgen 0, 0, 2^28, 10, 1", "gi3 ftgen 0, 0, int(2^27), 10, 1", "i1 0 0.5"] {
+            let t = ContinuousClock.now
+            repl.handle(line)
+            longestHandle = max(longestHandle, ContinuousClock.now - t)
+        }
+        #expect(longestHandle < .milliseconds(50), "the REPL's thread came back after \(longestHandle)")
+        #expect(printed.lines.contains { $0.contains("2^28") && $0.contains("over the budget") }, "\(printed.lines)")
+        #expect(repl.finish(shouldStop: { false }))
+        #expect(printed.lines.contains { $0.contains("more memory than the check's 1024 MiB (--compile-memory-limit)") }, "\(printed.lines)")
+        #expect(eventually(5) { notices.lines.contains { $0.contains("more than 2 s of CPU time (--compile-cpu-limit)") } }, "\(notices.lines)")
+
+        poller.wait()
+        let answer = (poller.value ?? ProcessResult(status: -1, stdout: "", stderr: "")).stdout
+        let fields = answer.split(separator: " ")
+        let sent = fields.count >= 6 ? Int(fields[1]) ?? 0 : 0, answered = fields.count >= 6 ? Int(fields[3]) ?? -1 : -1
+        let worst = fields.count >= 6 ? Double(fields[5].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 9999 : 9999
+        print("status while compiling: \(answer.trimmingCharacters(in: .whitespacesAndNewlines)); xruns \(driver.stats.xruns - statsBefore.xruns), longest callback CPU \(driver.stats.maxCallbackCPUMicroseconds) µs")
+        #expect(sent >= 40 && answered == sent, "every status answered: \(answer)")
+        #expect(worst <= 50, "the longest status answer took \(worst) ms")
+        let caused = xrunsCausedByPodium(driver.stats, since: statsBefore)
+        #expect(caused == nil, "the heavy compiles caused xruns: \(caused ?? "")")
+    }
+
+    @Test("order is kept per sender: an event sent right after its instrument's code plays it; another sender's events do not wait; a REPL line waits for the block typed before it")
+    func orderPerSender() throws {
+        let (driver, osc, port) = try start()
+        defer { port.stop(); osc.stop(); driver.stop() }
+        let applied = AppliedLog()
+        driver.onApplied = { applied.add($0) }
+        // One datagram after another from one socket: the compile, then at once the event.
+        let r = try python("osc_client.py", ["\(osc.port)", "seq", "1.5",
+                                             "/podium/orc", "s:instr 9\n a1 oscili 0.1, 550\n outs a1, a1\nendin\n", "--",
+                                             "/podium/event", "i:9", "f:0", "f:0.2"])
+        #expect(r.stdout.contains("/podium/done"), "\(r.stdout) \(r.stderr)")
+        #expect(!r.stdout.contains("unknown instrument"), "\(r.stdout)")
+        #expect(eventually(2) { applied.all.contains { $0.kind == .command && $0.command.pfields[0] == 9 } }, "instr 9 played")
+
+        // The REPL: a block, then a note for it at once.
+        let printed = Printed()
+        let repl = ReplSession(driver: driver, reloader: nil) { printed.add($0) }
+        for line in ["instr 8", " a1 oscili 0.1, 660", " outs a1, a1", "endin", "i8 0 0.2"] { repl.handle(line) }
+        #expect(repl.finish(shouldStop: { false }))
+        #expect(printed.lines.contains("compiled instr 8") && !printed.lines.contains { $0.contains("unknown") }, "\(printed.lines)")
+        #expect(eventually(2) { applied.all.contains { $0.kind == .command && $0.command.pfields[0] == 8 } }, "instr 8 played")
+
+        // While one sender's slow compile waits (the check's CPU limit), another sender's note plays.
+        let slow = InBackground { try CompileQueueTests.python("osc_client.py", ["\(osc.port)", "await", "8", "/podium/orc", "s:i1 = 0\nwhile i1 >= 0 do\n i1 += 1\nod\n"]) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = applied.all.count
+        let t = ContinuousClock.now
+        _ = try python("osc_client.py", ["\(osc.port)", "message", "/podium/event", "i:1", "f:0", "f:0.1"])
+        #expect(eventually(1) { applied.all.dropFirst(before).contains { $0.kind == .command && $0.command.pfields[0] == 1 } }, "the other sender's note waited")
+        #expect(ContinuousClock.now - t < .seconds(1))
+        slow.wait()
+        #expect(slow.value?.stdout.contains("--compile-cpu-limit") == true, "\(slow.value?.stdout ?? "")")
+    }
+}
+}
