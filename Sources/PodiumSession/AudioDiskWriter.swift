@@ -6,8 +6,17 @@ import Synchronization
 /// The disk thread of a recording (JACK's capture_client.c): drains the audio thread's ring
 /// into `audio.wav` (and `input.wav`), updating the headers about once a second so a crash
 /// loses at most the last second. All file I/O happens here; the audio thread never waits.
+///
+/// A disk that fills stops the audio, never the take: below `reserveBytes` free (checked with
+/// each header update) or on a failed write, the files keep what was written and the thread
+/// goes on draining the ring, counting the take's frames (`performedFrames`), so that the
+/// session knows where the take was meant to end and replay renders it there from the journal,
+/// which the reserve leaves room for (a failed journal write would end the session's record).
 final class AudioDiskWriter: @unchecked Sendable {
     let tap: RecordTap
+    /// Free space the audio leaves on the session's disk for its journal, console.log and session.json.
+    static let reserveBytes: Int64 = 16 << 20
+    private let directory: URL
     private let output: SoundFileWriter
     private let input: SoundFileWriter?
     private let running = Atomic<Bool>(true)
@@ -17,10 +26,14 @@ final class AudioDiskWriter: @unchecked Sendable {
     private(set) var gapCycles: Int64 = 0
     private(set) var failure: String?
     private(set) var restarts = 0
+    /// Frames of the take as performed: written, lost to overruns (silence) and, after a
+    /// failure, not written. Read after `finish()`.
+    private(set) var performedFrames: Int64 = 0
     var onFailure: (@Sendable (String) -> Void)?
 
     init(tap: RecordTap, directory: URL, audio: String = "audio.wav", input inputName: String = "input.wav") throws {
         self.tap = tap
+        self.directory = directory
         output = try SoundFileWriter(path: directory.appendingPathComponent(audio).path, sampleRate: tap.sampleRate,
                                      channels: tap.outputs, format: .float)
         input = tap.inputs > 0 ? try SoundFileWriter(path: directory.appendingPathComponent(inputName).path,
@@ -55,7 +68,7 @@ final class AudioDiskWriter: @unchecked Sendable {
         while true {
             let stopping = !running.load(ordering: .acquiring)
             var wrote = false
-            while failure == nil, let header = tap.nextBlock(into: &block) {
+            while let header = tap.nextBlock(into: &block) {
                 wrote = true
                 let frames = Int(header.frames)
                 if firstCycle == nil {
@@ -68,21 +81,26 @@ final class AudioDiskWriter: @unchecked Sendable {
                     restarts += 1
                     expected = header.cycle
                 }
-                if header.cycle > expected {
+                let missing = header.cycle > expected ? Int(header.cycle - expected) : 0
+                performedFrames += Int64((missing + 1) * frames)
+                expected = header.cycle + 1
+                guard failure == nil else { continue }  // counted, not written
+                if missing > 0 {
                     // The ring was full for a while: keep the timeline, fill with silence.
-                    let missing = Int(header.cycle - expected)
                     gapCycles += Int64(missing)
                     write(outs: [Float](repeating: 0, count: missing * frames * tap.outputs),
                           ins: [Float](repeating: 0, count: missing * frames * tap.inputs), frames: missing * frames)
                 }
                 split(block, frames: frames, outs: &outs, ins: &ins)
                 write(outs: outs, ins: ins, frames: frames)
-                expected = header.cycle + 1
             }
             if ContinuousClock.now - lastHeader >= .seconds(1) {
                 lastHeader = ContinuousClock.now
                 output.updateHeader()
                 input?.updateHeader()
+                if failure == nil, let free = SessionFiles.freeBytes(directory.path), free < AudioDiskWriter.reserveBytes {
+                    fail("only \(free >> 20) MiB left on the session's disk: the audio stops here, leaving room for the journal (the take goes on in it)")
+                }
             }
             if stopping { break }
             if !wrote { Thread.sleep(forTimeInterval: 0.01) }
@@ -109,10 +127,14 @@ final class AudioDiskWriter: @unchecked Sendable {
             if let input { try ins.withUnsafeBufferPointer { try input.write(floats: $0.baseAddress!, frames: frames) } }
         } catch {
             // A full disk: stop writing (the performance goes on); keep what was written.
-            failure = "\(error)"
-            output.updateHeader()
-            input?.updateHeader()
-            onFailure?("\(error)")
+            fail("\(error)")
         }
+    }
+
+    private func fail(_ why: String) {
+        failure = why
+        output.updateHeader()
+        input?.updateHeader()
+        onFailure?(why)
     }
 }

@@ -11,6 +11,8 @@ public struct ReplaySpan: Sendable, Equatable {
     public var startCycle: Int64
     /// Frames to render (nil: unknown).
     public var frames: Int64?
+    /// Frames the take's audio file holds, when fewer than were performed (a full disk).
+    public var recordedFrames: Int64?
     /// The recorded input fed back (a file in the session), if any.
     public var input: String?
 
@@ -41,6 +43,12 @@ public struct ReplaySpan: Sendable, Equatable {
         startCycle = t.startCycle
         let recorded = n == 1 ? (info.replayFrames ?? info.frames ?? t.frames) : t.frames
         frames = recorded ?? (try? SoundFileHeader.info(file(t.audio)).frames)
+        // A take whose audio stopped early (a full disk) renders to where it was performed
+        // (through the journal's last sync after a crash).
+        if let performed = t.performedFrames, let written = frames, performed > written {
+            frames = n == 1 ? min(performed, info.replayFrames ?? performed) : performed
+            recordedFrames = written
+        }
         input = t.input.flatMap { FileManager.default.fileExists(atPath: file($0)) ? $0 : nil }
     }
 }
@@ -59,6 +67,15 @@ public enum ReplayWarnings {
     // Thread: NRT (any)
     public static func check(info: SessionInfo, directory: URL, span: ReplaySpan) -> [String] {
         var out: [String] = []
+        if let recorded = span.recordedFrames, let frames = span.frames {
+            let rate = Double(info.sampleRate)
+            let cut = String(format: "%.2f", Double(recorded) / rate), end = String(format: "%.2f", Double(frames) / rate)
+            let file = span.take == 1 ? "audio.wav" : "audio-\(span.take ?? 1).wav"
+            var line = "the take's audio stopped early (a full disk): \(file) holds 0–\(cut) s of the take's \(end) s; "
+                + "\(cut)–\(end) s is rendered from the journal with no recording to compare"
+            if span.input != nil { line += ", and the input after \(cut) s was not recorded: replay feeds silence there" }
+            out.append(line)
+        }
         if info.inputs > 0 && span.input == nil && info.inputConnected != false {
             let heard = info.inputConnected == true ? " and its input ports were connected" : ""
             out.append("the orchestra reads live audio input (nchnls_i = \(info.inputs))\(heard), but no input was recorded"

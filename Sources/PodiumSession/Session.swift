@@ -155,10 +155,16 @@ public final class Session: @unchecked Sendable {
         let frames = take.disk.frames
         let overruns = take.tap.overruns + UInt64(take.disk.gapCycles)
         if take.disk.gapCycles > 0 { notes.append("\(take.disk.gapCycles) k-cycles lost to disk overruns (silence in the take)") }
-        if let failure = take.disk.failure { notes.append("recording stopped early: \(failure)") }
-        let seconds = Double(frames) / Double(take.tap.sampleRate)
+        let rate = Double(take.tap.sampleRate)
+        let performed = take.disk.failure != nil ? max(frames, take.disk.performedFrames) : nil
+        if let failure = take.disk.failure {
+            notes.append(String(format: "recording stopped early: %@; the audio holds %.1f s of the take's %.1f s, replay renders all of it from the journal",
+                                failure, Double(frames) / rate, Double(performed ?? frames) / rate))
+        }
+        let seconds = Double(frames) / rate
         infoLock.withLock {
             info.takes?[take.number - 1].frames = frames
+            info.takes?[take.number - 1].performedFrames = performed
             info.takes?[take.number - 1].overruns = overruns
             if take.number == 1 {
                 info.frames = frames
@@ -169,7 +175,8 @@ public final class Session: @unchecked Sendable {
             try? info.write(to: directory)
         }
         let which = take.number == 1 ? "" : " (take \(take.number): audio-\(take.number).wav)"
-        return String(format: "recorded %.1f s to %@%@ (%d events so far, %llu overruns)", seconds, directory.path, which,
+        let cut = performed.map { String(format: " of a %.1f s take: its audio stopped early, replay renders the rest from the journal", Double($0) / rate) } ?? ""
+        return String(format: "recorded %.1f s%@ to %@%@ (%d events so far, %llu overruns)", seconds, cut, directory.path, which,
                       writer.tally.events, overruns)
     }
 

@@ -70,6 +70,9 @@ public struct SessionInfo: Codable, Sendable, Equatable {
         public var startSegment: Int
         public var frames: Int64?
         public var overruns: UInt64 = 0
+        /// When the audio stopped before the take did (a full disk): the take's frames as
+        /// performed, which replay renders from the journal (`frames`: what the files hold).
+        public var performedFrames: Int64?
     }
 
     /// Whether the session holds recorded audio (a take, or an audio.wav from before takes).
