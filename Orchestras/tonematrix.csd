@@ -36,10 +36,11 @@ gkStep init 0
 ; Csound starts an event in the k-cycle *nearest* its time (llrint: half rounds to even), at
 ; (time mod ksmps) inside it, so an offset in the second half of this k-cycle would sound one
 ; k-cycle late (every other bar, when bars fall mid-cycle). Asked for a k-cycle earlier, it
-; starts in this one at the same offset; a quarter sample keeps it off the tie.
+; starts in this one at the same offset. Whole frames (the frame it falls in; a late step now),
+; and a quarter sample that keeps it off the tie without crossing into the next frame.
 opcode OnFrame, k, k
   koffset xin
-  kframes = koffset * sr
+  kframes = max(0, floor(koffset * sr))
   kframes = kframes >= ksmps / 2 ? kframes - ksmps : kframes
   xout (kframes + 0.25) / sr
 endop
