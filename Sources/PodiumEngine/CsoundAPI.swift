@@ -114,6 +114,17 @@ public struct CsoundAPI: @unchecked Sendable {
         csoundSetExternalMidiReadCallback(raw, read)
     }
 
+    /// MIDI output to the host (before start): Csound calls `write` for each message it sends.
+    // Thread: NRT (before start)
+    func useHostMIDIOutput(open: @convention(c) (OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafePointer<CChar>?) -> Int32,
+                           write: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int32) -> Int32,
+                           close: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32) {
+        csoundSetHostImplementedMIDIIO(raw, 1)
+        csoundSetExternalMidiOutOpenCallback(raw, open)
+        csoundSetExternalMidiWriteCallback(raw, write)
+        csoundSetExternalMidiOutCloseCallback(raw, close)
+    }
+
     // Thread: NRT
     func listChannels() -> [ChannelInfo] {
         var list: UnsafeMutablePointer<controlChannelInfo_t>?

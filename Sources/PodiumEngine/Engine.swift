@@ -8,6 +8,8 @@ public final class Engine: @unchecked Sendable {
     public let console: Console
     /// Host-implemented MIDI input (the queue the performing thread fills each k-cycle).
     public let midi = MIDIInput()
+    /// Host-implemented MIDI output (what the orchestra sent in the last k-cycle).
+    public let midiOut = MIDIOutput()
     public let options: EngineOptions
     let api: CsoundAPI
     /// Csound's host data: the console's and the MIDI queue's state.
@@ -31,7 +33,7 @@ public final class Engine: @unchecked Sendable {
         self.console = console
         self.options = options
         hostData = .allocate(capacity: 1)
-        hostData.initialize(to: EngineHostData(console: console.shared, midi: midi.queue))
+        hostData.initialize(to: EngineHostData(console: console.shared, midi: midi.queue, midiOut: midiOut.queue))
         do { api = try CsoundAPI.create(hostData: UnsafeMutableRawPointer(hostData)) } catch {
             hostData.deallocate()
             throw error
@@ -42,6 +44,10 @@ public final class Engine: @unchecked Sendable {
         if options.midiInput {
             api.useHostMIDI(open: midiOpenCallback, read: midiReadCallback)
             try api.setOption("-M0")
+        }
+        if options.midiOutput {
+            api.useHostMIDIOutput(open: midiOutOpenCallback, write: midiWriteCallback, close: midiOutCloseCallback)
+            try api.setOption("-Q0")
         }
     }
 
@@ -127,11 +133,14 @@ public final class Engine: @unchecked Sendable {
     /// Instances active in the engine (all instruments), written every k-cycle by the host's
     /// `podium_voices` instrument in a performance; the audio thread reads it for the voice limit.
     static let voicesChannel = "podium.voices"
+    /// `podium_voices`'s number (a hush spares it).
+    static let voicesInstrumentChannel = "podium.voices.instr"
     static let voicesInstrument = """
     instr podium_voices
       chnset active:k(0), "\(voicesChannel)"
     endin
     event_i "i", "podium_voices", 0, -1
+    chnset nstrnum("podium_voices"), "\(voicesInstrumentChannel)"
     """
     private var nextMarker = 0.0
 
@@ -154,6 +163,7 @@ public final class Engine: @unchecked Sendable {
         _ = try controlChannelPointer(Engine.mergedMarker, create: true)
         _ = try controlChannelPointer(Engine.scoredMarker, create: true)
         _ = try controlChannelPointer(Engine.voicesChannel, create: true)
+        _ = try controlChannelPointer(Engine.voicesInstrumentChannel, create: true)
         for name in ClockChannels.names { _ = try controlChannelPointer(name, create: true) }
         for name in TableStaging.channels { _ = try controlChannelPointer(name, create: true) }
         let (result, lines) = console.capturing { () -> Result<Void, Error> in Result { try api.start() } }
@@ -182,7 +192,8 @@ public final class Engine: @unchecked Sendable {
                         scoredMarker: try! controlChannelPointer(Engine.scoredMarker),
                         voices: try! controlChannelPointer(Engine.voicesChannel),
                         clock: ClockChannels(ClockChannels.names.map { try! controlChannelPointer($0) }),
-                        console: console.realtimeHandle, midi: midi.realtimeHandle)
+                        console: console.realtimeHandle, midi: midi.realtimeHandle, midiOut: midiOut.realtimeHandle,
+                        voicesInstrument: (try? control(Engine.voicesInstrumentChannel)) ?? -1)
     }
 
     /// Compiles orchestra code while the engine performs: parsed and checked here (errors
@@ -277,6 +288,7 @@ public final class Engine: @unchecked Sendable {
         o.realtime = false
         o.sampleAccurate = true
         o.midiInput = true
+        o.midiOutput = true
         o.sampleRate = sampleRate
         o.ksmps = ksmps
         let engine = try Engine(options: o)

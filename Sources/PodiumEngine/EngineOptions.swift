@@ -15,6 +15,9 @@ public struct EngineOptions: Sendable, Equatable {
     /// MIDI input from the host (the JACK driver's MIDI port, a session's log): `-M0` with
     /// host-implemented MIDI, so massign and MIDI-activated instruments work.
     public var midiInput = false
+    /// MIDI output to the host (`-Q0` with host-implemented MIDI): the orchestra's MIDI
+    /// opcodes reach `MIDIOutput` (the JACK driver's `midi_out`, a replay's MIDI file).
+    public var midiOutput = false
     /// Any other Csound flags, passed as given (e.g. "-m0").
     public var extra: [String]
 

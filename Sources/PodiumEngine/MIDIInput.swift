@@ -14,11 +14,12 @@ let midiQueueCapacity = 4096
 var midiQueueCapacityRT: Int { @inline(__always) get { 4096 } }
 
 /// What Csound gets as an engine's host data: its console's shared state (the message
-/// callback) and its MIDI input queue (the MIDI callbacks). Allocated by the engine, freed
+/// callback) and its MIDI input and output queues (the MIDI callbacks). Allocated by the engine, freed
 /// after Csound is destroyed.
 struct EngineHostData {
     let console: UnsafeMutablePointer<ConsoleShared>
     let midi: UnsafeMutablePointer<MIDIInputQueue>
+    let midiOut: UnsafeMutablePointer<MIDIOutputQueue>
 }
 
 /// An engine's MIDI input queue (NRT owner: allocates and frees it).

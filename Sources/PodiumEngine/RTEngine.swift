@@ -27,6 +27,10 @@ public struct RTEngine: @unchecked Sendable {
     public let console: RealtimeConsoleHandle
     /// The engine's MIDI input queue, filled before each k-cycle.
     public let midi: RealtimeMIDIInput
+    /// The engine's MIDI output queue: what the orchestra sent in the last k-cycle.
+    public let midiOut: RealtimeMIDIOutput
+    /// The host's own long-running instrument (`podium_voices`), which a hush spares.
+    public let voicesInstrument: Double
 
     /// One k-cycle. True when the score has ended. (Takes Csound's uncontended API lock.)
     // Thread: RT (JACK process callback) or offline driver
@@ -70,6 +74,20 @@ public struct RTEngine: @unchecked Sendable {
         guard length > 0, let table, offset >= 0, count >= 0, offset + count <= Int(length) + 1 else { return false }
         _unsafePerformance { (table + offset).update(from: source + offset, count: count) }
         return true
+    }
+
+    /// Hush: every instance of instruments 1…`bound` released, with its release segment (Csound's
+    /// `csoundKillInstance`, mode 0 — all instances — with release), the host's `podium_voices`
+    /// spared. An instrument number that is not defined or has no instance is passed over by
+    /// Csound before it does anything. Takes Csound's API lock, as `scoreEvent` does: call it
+    /// between k-cycles, on the performing thread.
+    // Thread: RT (JACK process callback) or offline driver
+    @_noLocks @_noAllocation
+    public func hush(upTo bound: Int) {
+        guard bound >= 1 else { return }
+        for i in 1...min(bound, 1_000_000) where Double(i) != voicesInstrument {
+            _unsafePerformance { _ = csoundKillInstance(csound, Double(i), nil, 0, 1) }
+        }
     }
 
     /// Atomic store into a cached control channel.

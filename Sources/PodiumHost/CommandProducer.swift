@@ -39,6 +39,13 @@ public final class CommandProducer: @unchecked Sendable {
         return try post(c)
     }
 
+    /// Hush, at the next k-cycle: every playing note released (with its release segment), every
+    /// command waiting for its frame or beat dropped, all notes off on `midi_out` (Hush.swift).
+    /// The live loops are the caller's to stop first (`Hush.perform` does both).
+    // Thread: this producer's thread
+    @discardableResult
+    public func hush() throws(InputError) -> UInt64? { try post(Command(kind: .hush)) }
+
     /// An f statement (a function table) now (or at `frame`).
     // Thread: this producer's thread
     @discardableResult

@@ -62,6 +62,12 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var lastMergeCallbackMicroseconds: Double
     /// Beat-timed commands a transport relocation cancelled (follow mode).
     public var droppedOnLocate: UInt64
+    /// MIDI out: messages written to `podium:midi_out`, those its buffer had no room for, and
+    /// those the orchestra sent that were refused (not a channel or real-time message, or more
+    /// than a k-cycle's queue holds).
+    public var midiOutSent: UInt64, midiOutFull: UInt64, midiOutRefused: UInt64
+    /// Hushes applied, and the waiting commands they dropped.
+    public var hushes: UInt64, droppedByHush: UInt64
 
     init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
@@ -94,6 +100,11 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         merges = c(.merges)
         lastMergeCallbackMicroseconds = Double(c(.lastMergeCallbackNs)) / 1000
         droppedOnLocate = c(.droppedOnLocate)
+        midiOutSent = c(.midiOutSent)
+        midiOutFull = c(.midiOutFull)
+        midiOutRefused = c(.midiOutRefused)
+        hushes = c(.hushes)
+        droppedByHush = c(.droppedByHush)
         lastPeriodIsAligned = ksmps > 0 && lastPeriod % ksmps == 0
         let histogram = (0..<RTLimits.histogramBuckets).map { podium_counter_load(counters + RTLimits.histogramStart + $0) }
         let total = histogram.reduce(0, +)
@@ -131,6 +142,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
             + (withdrawnHandovers > 0 ? "withdrawn handovers \(withdrawnHandovers), " : "")
             + (merges > 0 ? "last reload's callback \(String(format: "%.0f", lastMergeCallbackMicroseconds)) µs, " : "")
             + (droppedOnLocate > 0 ? "beat-timed commands dropped by transport relocations \(droppedOnLocate), " : "")
+            + (hushes > 0 ? "hushes \(hushes) (waiting commands dropped \(droppedByHush)), " : "")
+            + (midiOutSent + midiOutFull + midiOutRefused > 0 ? "MIDI out \(midiOutSent) (buffer full \(midiOutFull), refused \(midiOutRefused)), " : "")
             + "silent callbacks \(silentCallbacks)"
     }
 }

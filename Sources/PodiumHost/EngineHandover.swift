@@ -132,6 +132,7 @@ extension JackDriver {
     /// accuracy in one bundle.
     // Thread: NRT (owner or supervisor)
     func handOver(_ engine: Engine, generation: UInt32) throws {
+        updateInstrumentBound(engine)
         let bundle = EngineBundle(engine: engine.realtime, generation: generation,
                                   sampleRate: engine.sampleRate, sampleAccurate: engineOptions.sampleAccurate)
         try handOver(.engine) { $0.pointee.pendingEngine = bundle }

@@ -64,8 +64,9 @@ struct JackAPI {
         return port
     }
 
-    func registerMIDIPort(_ name: String) throws -> OpaquePointer {
-        guard let port = jack_port_register(client, name, JACK_DEFAULT_MIDI_TYPE, UInt(JackPortIsInput.rawValue), 0) else {
+    func registerMIDIPort(_ name: String, input: Bool = true) throws -> OpaquePointer {
+        let flags = input ? JackPortIsInput.rawValue : JackPortIsOutput.rawValue
+        guard let port = jack_port_register(client, name, JACK_DEFAULT_MIDI_TYPE, UInt(flags), 0) else {
             throw JackError.call("jack_port_register", detail: "MIDI port \(name)")
         }
         return port

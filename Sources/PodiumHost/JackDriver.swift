@@ -30,6 +30,7 @@ public final class JackDriver: @unchecked Sendable {
     var api: JackAPI?
     var inPorts: [OpaquePointer] = []
     var midiPort: OpaquePointer?
+    var midiOutPort: OpaquePointer?
     var outPorts: [OpaquePointer] = []
 
     let state: UnsafeMutablePointer<RTState>
@@ -87,6 +88,9 @@ public final class JackDriver: @unchecked Sendable {
     public var onApplied: (@Sendable (Applied) -> Void)?
     /// Called on the supervisor thread for each console line.
     public var onConsole: (@Sendable (ConsoleLine) -> Void)?
+    /// Called on the supervisor thread after the audio thread applied a hush (a command, or CC 123
+    /// on midi_in): the performance stops its live loops.
+    public var onHush: (@Sendable () -> Void)?
     /// Called on the supervisor thread (or the caller's) for driver notices: restarts, reconnections.
     public var onNotice: (@Sendable (String) -> Void)?
 
@@ -133,6 +137,8 @@ public final class JackDriver: @unchecked Sendable {
             lock.withLock { _engine = engine }
             journal.engine(ksmps: ksmps, after: 0)
             state.pointee.clock = BeatClock(tempo: jackOptions.tempo, quantum: jackOptions.quantum)  // inactive: ours to set
+            // Following a device's MIDI clock: stopped until it sends Start or Continue.
+            if jackOptions.midiClock == .in { state.pointee.clock.setRunning(false) }
             try handOver(engine, generation: lock.withLock { generation })  // inactive: a direct swap
             try attach(api)
         } catch {
@@ -157,7 +163,7 @@ public final class JackDriver: @unchecked Sendable {
                 if jackOptions.transport == .master { api.releaseTimebase() }
                 api.deactivate()
                 state.pointee.callbacksMayRun.store(false, ordering: .releasing)
-                for p in inPorts + outPorts + (midiPort.map { [$0] } ?? []) { api.unregisterPort(p) }
+                for p in inPorts + outPorts + [midiPort, midiOutPort].compactMap({ $0 }) { api.unregisterPort(p) }
                 api.close()
             }
             api = nil
@@ -273,7 +279,9 @@ public final class JackDriver: @unchecked Sendable {
         for i in 0..<min(engine.inputChannels, RTLimits.maxPorts) { ins.append(try api.registerPort("in_\(i + 1)", input: true)) }
         for i in 0..<min(engine.outputChannels, RTLimits.maxPorts) { outs.append(try api.registerPort("out_\(i + 1)", input: false)) }
         let midi = try api.registerMIDIPort("midi_in")
+        let midiOut = try api.registerMIDIPort("midi_out", input: false)
         state.pointee.midiPort = midi
+        state.pointee.midiOutPort = midiOut
         for (i, p) in ins.enumerated() { state.pointee.inPorts[i] = p }
         for (i, p) in outs.enumerated() { state.pointee.outPorts[i] = p }
         state.pointee.inCount = ins.count
@@ -282,6 +290,7 @@ public final class JackDriver: @unchecked Sendable {
         state.pointee.serverGone.store(false, ordering: .releasing)
         try api.setCallbacks(state: UnsafeMutableRawPointer(state))
         state.pointee.transportMode = jackOptions.transport.code
+        state.pointee.midiClockMode = jackOptions.midiClock.code
         state.pointee.follower = TransportFollower.fresh
         if jackOptions.transport == .master { try api.becomeTimebaseMaster(state: UnsafeMutableRawPointer(state)) }
         try handoverLock.withLock {
@@ -298,6 +307,7 @@ public final class JackDriver: @unchecked Sendable {
             inPorts = ins
             outPorts = outs
             midiPort = midi
+            midiOutPort = midiOut
         }
         if jackOptions.connect {
             let playback = api.physicalPorts(input: true), capture = api.physicalPorts(input: false)

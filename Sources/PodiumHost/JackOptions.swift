@@ -26,6 +26,8 @@ public struct JackOptions: Sendable {
     public var quantum = BeatClock.defaultQuantum
     /// JACK transport: off, timebase master, or follower.
     public var transport = TransportMode.off
+    /// MIDI clock on midi_out (`out`) or from midi_in (`in`).
+    public var midiClock = MIDIClockMode.off
     /// What checking one compile may cost (the check child's limits, the table budget).
     public var compileLimits = CompileLimits()
 
@@ -55,3 +57,11 @@ public struct SessionFacts: Sendable {
     public var outputLimit: Double?
 }
 
+
+/// MIDI clock (`--midi-clock`): Podium's beat clock sent as MIDI beat clock on `podium:midi_out`
+/// (MIDIClockOut.swift), or a device's clock on `podium:midi_in` leading it (MIDIClockIn.swift).
+public enum MIDIClockMode: String, Sendable, CaseIterable {
+    case off, out, `in`
+    /// As the callback stores it (`RTState.midiClockMode`).
+    package var code: Int { self == .off ? 0 : self == .out ? 1 : 2 }
+}

@@ -181,6 +181,8 @@ public final class Journal: @unchecked Sendable {
                     append(.momentary(cycle: a.cycle, channel: name, value: c.value))
                 case .clock:
                     break  // reported as `.clock` with the clock's new state
+                case .hush:
+                    break  // reported as `.hush` with its instrument bound
                 case .tableFill:
                     guard let (hash, index) = stagedTables[Int(c.pfields[3])] else { return }
                     append(.stage(cycle: a.cycle, hash: hash, index: index, table: Int32(c.pfields[0]),
@@ -206,6 +208,8 @@ public final class Journal: @unchecked Sendable {
                 let p = a.command.pfields
                 append(.clock(cycle: a.cycle, state: ClockState(tempo: p[0], quantum: p[1], beat: p[2], running: p[3] != 0,
                                                                 rate: a.command.count >= 5 ? p[4] : 1)))
+            case .hush:
+                append(.hush(cycle: a.cycle, bound: Int(a.command.value)))
             case .scheduleFull, .stale, .tableRefused:
                 break
             }

@@ -47,11 +47,13 @@ public enum JournalLine: Equatable, Sendable {
     case sync(cycle: Int64)
     case midi(cycle: Int64, bytes: [UInt8])
     case clock(cycle: Int64, state: ClockState)
+    /// A hush before this k-cycle: instruments 1 through `bound` released (`RTEngine.hush`).
+    case hush(cycle: Int64, bound: Int)
 
     public var cycle: Int64 {
         switch self {
         case let .event(c, _), let .table(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
-             let .compile(c, _, _, _), let .stage(c, _, _, _, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _), let .clock(c, _): return c
+             let .compile(c, _, _, _), let .stage(c, _, _, _, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _), let .clock(c, _), let .hush(c, _): return c
         }
     }
 

@@ -83,7 +83,18 @@ extension JackDriver {
             return marker
         }
         waitForMerge(marker)
+        updateInstrumentBound(lock.withLock { _engine! })
         return UInt64(marker)
+    }
+
+    /// A hush releases instruments 1 through the highest number the orchestra defines: stored
+    /// for the audio thread after each engine and each compile (named instruments' numbers are
+    /// the ones Csound gave them, read from their `podium.instr.NAME` channels).
+    // Thread: NRT (the owner, the supervisor, the compile thread)
+    func updateInstrumentBound(_ engine: Engine) {
+        let numbered = engine.instruments.numbers.max() ?? 0
+        let named = engine.instruments.names.compactMap { engine.instrumentNumber(named: $0) }.map(Int.init).max() ?? 0
+        state.pointee.instrumentBound.store(max(numbered, named), ordering: .relaxed)
     }
 
     /// Csound 6.18 runs a compile's global code (ftgen, GEN routines, vco2init) on the audio

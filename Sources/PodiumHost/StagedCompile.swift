@@ -29,6 +29,7 @@ extension JackDriver {
                 return marker
             }
             waitForMerge(marker)
+            updateInstrumentBound(lock.withLock { _engine! })
             return UInt64(marker)
         }
     }

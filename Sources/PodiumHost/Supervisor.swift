@@ -25,6 +25,7 @@ extension JackDriver {
                 lastSync = ContinuousClock.now
                 journal.sync(through: through)
                 refreshLinkLatency()
+                refreshMIDIClockOffset()
             }
             if state.pointee.serverGone.load(ordering: .acquiring) { reconnect() }
             let misaligned = state.pointee.misalignedPeriod.load(ordering: .acquiring)
@@ -52,12 +53,26 @@ extension JackDriver {
         }
     }
 
+    /// MIDI clock out: ticks go out the output's audio latency less midi_out's after their beat's
+    /// frame, so a device's beat meets Podium's sound (MIDIClockOut.swift).
+    // Thread: NRT (supervisor)
+    func refreshMIDIClockOffset() {
+        guard jackOptions.midiClock == .out else { return }
+        let frames: Int64? = lock.withLock {
+            guard let api, let midiOutPort else { return nil }
+            let audio = outPorts.map(api.playbackLatency).max() ?? 0
+            return Int64(audio - api.playbackLatency(midiOutPort))
+        }
+        if let frames { state.pointee.midiClockOffset.store(frames, ordering: .relaxed) }
+    }
+
     // Thread: NRT (supervisor; the owner once it has stopped)
     func drainSideRings() {
         reportOutputGuard()
         reportLoadGuard()
         while let a = appliedRing.pop() {
             if a.kind == .midi { noteMIDI(a.command) }
+            if a.kind == .hush { onHush?() }
             if a.kind == .tableRefused {
                 let p = a.command.fields
                 onNotice?("f \(InputCheck.describe(p[0])) refused: table \(InputCheck.describe(p[0])) exists with \(InputCheck.describe(a.command.value)) points, and Csound would free it under the notes reading it; use another table number or the same size")
@@ -144,6 +159,7 @@ extension JackDriver {
         state.pointee.callbacksMayRun.store(false, ordering: .releasing)
         state.pointee.client = nil
         state.pointee.midiPort = nil
+        state.pointee.midiOutPort = nil
         state.pointee.inCount = 0
         state.pointee.outCount = 0
         while running.load(ordering: .acquiring) {

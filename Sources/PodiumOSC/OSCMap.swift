@@ -72,6 +72,9 @@ public struct OSCMap: Sendable, Equatable {
         public var columns: Int?
         /// pie: what the channels' values add up to (default 1).
         public var total: Double?
+        /// midi: the channel's value goes back out as this controller on `podium:midi_out` when it
+        /// changes from anywhere but the controller itself (LED rings, motor faders).
+        public var feedback: Bool?
 
         /// The scaled value for an incoming one.
         public func scale(_ value: Double) -> Double {
@@ -205,7 +208,8 @@ public struct OSCMap: Sendable, Equatable {
             let input = c.range ?? [0, 127], output = c.to ?? input
             let curve: Binding.Curve = c.curve == .exp ? .exp : c.curve == .log ? .log : .lin
             return Binding(source: .midiCC(midiChannel: ch, controller: cc), channel: channel,
-                           input: min(input[0], input[1])...max(input[0], input[1]), output: output[0]...max(output[1], output[0]), curve: curve)
+                           input: min(input[0], input[1])...max(input[0], input[1]), output: output[0]...max(output[1], output[0]), curve: curve,
+                           feedback: c.feedback ?? false)
         }
     }
 

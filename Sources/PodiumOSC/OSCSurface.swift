@@ -211,6 +211,10 @@ public final class OSCSurface: @unchecked Sendable {
         case "link" where parts.count == 2 && parts[1] == "play": linkPlay(m, source)
         case "link": link(m, source)
         case "quant": quant(m, source)
+        case "hush":
+            do { reply(to: source, "/podium/done", [.string(try Hush.perform(producer: producer, loops: loops))]) } catch {
+                reply(to: source, "/podium/fail", [.string("\(error)")])
+            }
         case "loop": loop(parts.count > 1 ? parts[1] : "", m, source)
         case "subscribe":
             sharedLock.withLock { _ = subscribers.insert(source) }

@@ -43,6 +43,9 @@ extension Performance {
         self.loops = loops
         self.loopsWatcher = loopsWatcher
         osc?.loops = loops
+        web?.loops = loops
+        // A hush from a controller (CC 123 on midi_in) ends the loops too.
+        driver.onHush = { loops.endAllNow() }
         try startCsoundPort(driver)
         startInput(driver, recording: recording, loops: loops)
         startScript(driver)

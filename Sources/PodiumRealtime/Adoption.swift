@@ -36,6 +36,7 @@ package func adoptPendingEngine(_ s: UnsafeMutablePointer<RTState>) {
     s.pointee.scheduled = 0
     s.pointee.momentary.forget()
     s.pointee.deferredStringCount = 0  // their storage belonged to the old engine
+    s.pointee.midiOutRefusedSeen = 0   // the new engine counts from 0
     s.pointee.misalignedPeriod.store(0, ordering: .relaxed)
     // The beat goes on across a rebuild, at the new engine's period (journaled at its cycle 0).
     if let e = new.engine {

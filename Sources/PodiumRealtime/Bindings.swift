@@ -25,13 +25,18 @@ public struct Binding: Sendable, Equatable {
     public var input: ClosedRange<Double>
     public var output: ClosedRange<Double>
     public var curve: Curve
+    /// MIDI: the channel's value goes back out as this controller on `midi_out` when it changes
+    /// from anywhere but the controller itself (`sendFeedback`).
+    public var feedback: Bool
 
-    public init(source: Source, channel: String, input: ClosedRange<Double> = 0...127, output: ClosedRange<Double> = 0...1, curve: Curve = .lin) {
+    public init(source: Source, channel: String, input: ClosedRange<Double> = 0...127, output: ClosedRange<Double> = 0...1, curve: Curve = .lin,
+                feedback: Bool = false) {
         self.source = source
         self.channel = channel
         self.input = input
         self.output = output
         self.curve = curve
+        self.feedback = feedback
     }
 
     /// What a channel gets for an input value: clamped to the input range, then mapped onto the
@@ -47,6 +52,23 @@ public struct Binding: Sendable, Equatable {
         default: return outLow + (outHigh - outLow) * t
         }
     }
+
+    /// `scale` undone: the input value that gives a channel `v` (clamped to the ranges).
+    // Thread: any
+    @_noLocks @_noAllocation
+    public static func unscale(_ v: Double, inLow: Double, inHigh: Double, outLow: Double, outHigh: Double, curve: UInt8) -> Double {
+        guard outHigh != outLow else { return inLow }
+        var t: Double
+        switch curve {
+        case 1:
+            guard outLow > 0, outHigh > 0, v > 0 else { return inLow }
+            t = _unsafePerformance { log(v / outLow) / log(outHigh / outLow) }
+        case 2: t = (_unsafePerformance { pow(10, (v - outLow) / (outHigh - outLow)) } - 1) / 9
+        default: t = (v - outLow) / (outHigh - outLow)
+        }
+        t = t.isNaN ? 0 : min(max(t, 0), 1)
+        return inLow + (inHigh - inLow) * t
+    }
 }
 
 /// One binding as the audio thread sees it: plain data.
@@ -59,6 +81,10 @@ struct BindingSlot: BitwiseCopyable {
     var curve: UInt8
     /// fromEngine: the channel's value after the last k-cycle (atomic store/load).
     var value: Double
+    /// MIDI feedback: the controller value last sent (or last received from the controller,
+    /// which is then not echoed); -1 before the first.
+    var feedback = false
+    var lastCC: Int16 = -1
 }
 
 /// The table the audio thread holds while bindings are set.
@@ -81,6 +107,7 @@ package final class BindingTable: @unchecked Sendable {
             var slot = BindingSlot(fromEngine: false, midiChannel: -1, controller: -1, channel: p,
                                    inLow: b.input.lowerBound, inHigh: b.input.upperBound,
                                    outLow: b.output.lowerBound, outHigh: b.output.upperBound, curve: b.curve.rawValue, value: 0)
+            slot.feedback = b.feedback
             switch b.source {
             case let .midiCC(channel, controller):
                 slot.midiChannel = Int16(channel.map { $0 - 1 } ?? -1)
@@ -112,11 +139,37 @@ func applyControlChange(_ s: UnsafeMutablePointer<RTState>, _ table: BindingTabl
         guard !slot.fromEngine, slot.controller == Int16(controller), slot.midiChannel < 0 || slot.midiChannel == midiChannel else { continue }
         let v = Binding.scale(Double(value), inLow: slot.inLow, inHigh: slot.inHigh, outLow: slot.outLow, outHigh: slot.outHigh, curve: slot.curve)
         RTEngine.store(slot.channel, v)
+        // The controller already shows this value: feedback sends it only when it changes again.
+        if slot.feedback { table.slots[i].lastCC = feedbackValue(slot, v) }
         var command = Command.zero
         command.kind = .setControl
         command.channel = slot.channel
         command.value = v
         report(s, Applied(kind: .command, id: 0, cycle: s.pointee.cycle, frame: cycleStart, command: command))
+    }
+}
+
+/// The controller value a feedback binding sends for channel value `v` (0…127).
+// Thread: RT
+@_noLocks @_noAllocation
+func feedbackValue(_ slot: BindingSlot, _ v: Double) -> Int16 {
+    let x = Binding.unscale(v, inLow: slot.inLow, inHigh: slot.inHigh, outLow: slot.outLow, outHigh: slot.outHigh, curve: slot.curve)
+    return Int16(min(max(BeatClock.floor(x + 0.5), 0), 127))  // nearest, without a rounding rule (metadata)
+}
+
+/// MIDI feedback, after each k-cycle: a bound channel that changed — from OSC, the page, the
+/// REPL, a preset or the orchestra — goes out as its controller on midi_out at `frame`
+/// (channel 1 when the binding takes any). A value the controller itself sent is not echoed.
+// Thread: RT
+@_noLocks @_noAllocation
+func sendFeedback(_ s: UnsafeMutablePointer<RTState>, _ table: BindingTableRT, _ buffer: UnsafeMutableRawPointer, frame: Int) {
+    for i in 0..<table.count where table.slots[i].feedback {
+        let slot = table.slots[i]
+        let cc = feedbackValue(slot, RTEngine.load(slot.channel))
+        guard cc != slot.lastCC else { continue }
+        table.slots[i].lastCC = cc
+        var message: InlineArray<3, UInt8> = [0xB0 | UInt8(max(0, slot.midiChannel) & 0x0F), UInt8(slot.controller & 0x7F), UInt8(cc)]
+        withUnsafeBytes(of: &message) { sendMIDI(s, buffer, frame: frame, $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 3) }
     }
 }
 

@@ -22,6 +22,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         /// (`TableStaging`; `pfields[3]` tags it for the journal). The sender keeps `storage`
         /// alive until the callback has taken the slice.
         case tableFill
+        /// Hush: every playing note released (with its release segment), every command waiting
+        /// in the schedule dropped, all notes off on `midi_out` — in the k-cycle it applies in.
+        case hush
     }
 
     /// When an event starts. `.frame`: at `frame` (0: the next k-cycle), p2 and p3 in seconds.
@@ -148,6 +151,7 @@ public struct Applied: Sendable, BitwiseCopyable {
         case midi             // a MIDI message given to Csound: `command.pfields` holds its bytes, `command.count` how many
         case tableRefused     // an f statement not applied: its table exists with another size (`command.value` holds that size)
         case clock            // the beat clock re-anchored at the start of `cycle`: `command.pfields` holds its `ClockState` (tempo, quantum, beat, running)
+        case hush             // a hush applied before `cycle` (a command, or CC 123 on midi_in): `command.value` is the instrument bound it released
     }
     public var kind: Kind
     public var id: UInt64

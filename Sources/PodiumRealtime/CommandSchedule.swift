@@ -188,6 +188,10 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         return  // journaled as the clock's new state (`reportClock`)
     case .momentary:
         if let ch = command.channel { s.pointee.momentary.set(ch, command.value) }
+    case .hush:
+        counterAdd(s, .commands, 1)
+        hushNow(s, engine, cycleStart: cycleStart)
+        return  // journaled as `.hush`, with its bound
     }
     counterAdd(s, .commands, 1)
     report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command))

@@ -11,7 +11,8 @@ import PodiumEngine
 //      with Ableton Link on, follow (or lead) the session's tempo and phase (LinkSync.swift)
 //   3. for each k-cycle in the period: apply due commands (by frame or by beat), publish the
 //      beat clock to its channels, copy JACK in → spin,
-//      csoundPerformKsmps, reset momentaries, note merged compiles, copy spout → JACK out
+//      csoundPerformKsmps, the orchestra's MIDI out → midi_out at the k-cycle's frame (MIDIOut.swift),
+//      reset momentaries, note merged compiles, copy spout → JACK out
 //   4. output levels for meters (OutputLevels.swift); publish the clock for other threads; statistics
 // No allocation, no locks, no reference counting, no Foundation: the compiler checks it.
 
@@ -90,6 +91,8 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
         else { counterAdd(s, .missingBuffers, 1) }
     }
 
+    let midiOut = beginMIDIOut(s, frames: n)
+
     var k = 0
     while k < n {
         let cycleStart = frameTime + Int64(k)
@@ -124,10 +127,18 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
 
         engine.midi.clear()
         if let b = midiBuffer {
-            midiNext = queueMIDI(s, engine, b, events: midiEvents, from: midiNext, before: k + ksmps, cycleStart: cycleStart)
+            midiNext = queueMIDI(s, engine, b, events: midiEvents, from: midiNext, before: k + ksmps, cycleStart: cycleStart, periodStart: frameTime)
         }
         // Csound's k-cycle, as the session replayer runs it (KCycle.swift).
+        let clockAtStart = s.pointee.clock
         _ = KCycle.perform(engine, clock: &s.pointee.clock, momentary: &s.pointee.momentary)
+        writeOrchestraMIDI(s, engine, midiOut, frame: k)
+        if let midiOut {
+            if let table = s.pointee.bindings { sendFeedback(s, table, midiOut, frame: k) }
+            if s.pointee.hushMIDI { sendAllNotesOff(s, midiOut, frame: k) }
+            if s.pointee.midiClockMode == 1 { midiClockOut(s, midiOut, clock: clockAtStart, frame: k, ksmps: ksmps) }
+        }
+        s.pointee.hushMIDI = false
         if let table = s.pointee.bindings { readBoundOutputs(table) }
         s.pointee.cycle += 1
         noteMarkers(s, engine, frame: cycleStart)
@@ -180,7 +191,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
 // Thread: RT
 @_noLocks @_noAllocation
 func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer: UnsafeMutableRawPointer, events: Int,
-               from first: Int, before end: Int, cycleStart: Int64) -> Int {
+               from first: Int, before end: Int, cycleStart: Int64, periodStart: Int64) -> Int {
     var i = first
     var event = jack_midi_event_t()
     while i < events {
@@ -189,6 +200,9 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         i += 1
         let size = Int(event.size)
         guard size > 0, let bytes = event.buffer else { continue }
+        // MIDI clock in: the leader's ticks, Start, Continue, Stop and Song Position move the clock.
+        if s.pointee.midiClockMode == 2, bytes[0] >= 0xF0,
+           midiClockIn(s, bytes, count: size, at: periodStart + Int64(event.time), cycleStart: cycleStart) { continue }
         // Only complete channel messages reach Csound: its MIDI parser indexes tables with
         // data bytes, and a stray byte ≥ 0x80 there crashed libcsound (fuzz, issue 18).
         // SysEx and system messages are not for Csound's MIDI input either.
@@ -199,6 +213,8 @@ func queueMIDI(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ buffer:
         if size == 3, bytes[0] & 0xF0 == 0xB0, let table = s.pointee.bindings {
             applyControlChange(s, table, status: bytes[0], controller: bytes[1], value: bytes[2], cycleStart: cycleStart)
         }
+        // All notes off from a controller: a hush (Csound gets the message too, for its own MIDI notes).
+        if size == 3, bytes[0] & 0xF0 == 0xB0, bytes[1] == 123 { hushNow(s, engine, cycleStart: cycleStart) }
         if engine.midi.add(bytes, count: size) {
             var record = Applied(kind: .midi, id: 0, cycle: s.pointee.cycle, frame: cycleStart)
             record.command.count = Int32(size)

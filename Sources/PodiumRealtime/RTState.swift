@@ -35,6 +35,12 @@ public enum StatIndex: Int, CaseIterable {
     /// The longest callback's own CPU time (wall time less the time it waited to run), the notes
     /// it started and the voices active before it: what made it long.
     case maxCallbackCPUNs, maxCallbackNotes, maxCallbackVoices
+    /// MIDI out (`podium:midi_out`): messages written to the port; messages the port's buffer
+    /// had no room for; messages the orchestra sent that were refused (not a channel or
+    /// real-time message) or did not fit in a k-cycle's queue.
+    case midiOutSent, midiOutFull, midiOutRefused
+    /// Hushes applied, and the waiting commands they dropped.
+    case hushes, droppedByHush
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic
@@ -120,6 +126,22 @@ package struct RTState: ~Copyable {
     package let outBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     /// The MIDI input port (read in the same callback, handed to Csound per k-cycle).
     package var midiPort: OpaquePointer?
+    /// `podium:midi_out` (JACK MIDI output), written in this callback (MIDIOut.swift).
+    package var midiOutPort: OpaquePointer?
+    /// The engine's refusal counts already reported (reset when an engine is adopted).
+    package var midiOutRefusedSeen: UInt64 = 0
+    /// The highest instrument number the orchestra defines (the driver stores it after each
+    /// compile): a hush releases instruments 1 through it.
+    package let instrumentBound = Atomic<Int>(0)
+    /// A hush applied before this k-cycle: all notes off goes out on midi_out after its messages.
+    package var hushMIDI = false
+    /// MIDI clock: 0 off, 1 out (MIDIClockOut.swift), 2 in (MIDIClockIn.swift); set before activation.
+    package var midiClockMode = 0
+    package var clockOut = MIDIClockOut()
+    package var clockIn = MIDIClockIn()
+    /// Frames MIDI clock ticks go out after their beat's frame: the output's audio latency less
+    /// midi_out's (the supervisor stores it once a second).
+    package let midiClockOffset = Atomic<Int64>(0)
     /// NRT (before activation): the output safety limit (`Float.infinity`: no clipping).
     package var outputLimit: Float = 1
 

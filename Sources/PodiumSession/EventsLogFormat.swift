@@ -21,6 +21,7 @@ extension JournalLine {
         case let .engine(c, k): return "\(c) engine \(k)"
         case let .sync(c): return "\(c) sync"
         case let .midi(c, b): return "\(c) midi " + b.map { String(format: "%02x", $0) }.joined(separator: " ")
+        case let .hush(c, bound): return "\(c) hush \(bound)"
         case let .clock(c, st): return "\(c) clock \(st.tempo) \(st.quantum) \(st.beat) \(st.running ? 1 : 0)" + (st.rate == 1 ? "" : " \(st.rate)")
         }
     }
@@ -83,6 +84,9 @@ extension JournalLine {
             let tempo = try number(), quantum = try number(), beat = try number(), running = try number()
             let rate = rest.isEmpty ? 1 : try number()
             return .clock(cycle: cycle, state: ClockState(tempo: tempo, quantum: quantum, beat: beat, running: running != 0, rate: rate))
+        case "hush":
+            guard let bound = Int(word()), bound >= 0 else { throw JournalError.malformed(String(line), "a hush line needs its instrument bound") }
+            return .hush(cycle: cycle, bound: bound)
         case "engine":
             guard let k = Int(word()) else { throw JournalError.malformed(String(line), "no ksmps") }
             return .engine(cycle: cycle, ksmps: k)

@@ -56,9 +56,12 @@ public final class SessionReplayer {
     public var warnings: [String] { ReplayWarnings.check(info: info, directory: directory, span: span) }
 
     /// Renders to `output` (float WAV, like audio.wav). `progress(done, total)` in seconds.
-    public func run(output: String, progress: (Double, Double) -> Void = { _, _ in },
+    /// `midi`: also a Standard MIDI File of what `midi_out` sent (the orchestra's MIDI output and
+    /// each hush's all notes off), from the same frame as the audio.
+    public func run(output: String, midi midiPath: String? = nil, progress: (Double, Double) -> Void = { _, _ in },
                     console: (ConsoleLine) -> Void = { _ in }) throws -> ReplaySummary {
         try SoundFileWriter.checkWritable(output)
+        var midiFile = midiPath.map { _ in StandardMIDIFile(sampleRate: info.sampleRate) }
         guard let target = span.frames else { throw SessionError.replay("no audio.wav and no frame count in session.json") }
         let clock = ContinuousClock()
         let began = clock.now
@@ -146,6 +149,8 @@ public final class SessionReplayer {
             var next = 0
             var cycle: Int64 = 0
             let recordingFrom: Int64? = index < span.startSegment ? nil : (index == span.startSegment ? span.startCycle : 0)
+            func recording(_ cycle: Int64) -> Bool { recordingFrom.map { cycle >= $0 } ?? false }
+            var hushAt: Int64?
             while frames < target {
                 if let end = segment.end, cycle >= end { break }
                 rt.midi.clear()
@@ -184,14 +189,20 @@ public final class SessionReplayer {
                         _ = midi.withUnsafeBufferPointer { rt.midi.add($0.baseAddress!, count: $0.count) }
                     case let .clock(_, state):
                         beatClock.restore(state)
+                    case let .hush(_, bound):
+                        rt.hush(upTo: bound)
+                        if recording(cycle) {
+                            // As the callback: all notes off on every channel, after the k-cycle's messages.
+                            hushAt = frames
+                        }
                     case .engine, .sync:
                         break
                     }
                 }
-                let recording = recordingFrom.map { cycle >= $0 } ?? false
+                let recordingNow = recording(cycle)
                 let spin = engine.spin
                 for i in 0..<(ksmps * ins) { spin[i] = 0 }
-                if recording, let input, input.channels == ins {
+                if recordingNow, let input, input.channels == ins {
                     let start = Int(frames) * ins
                     for i in 0..<min(ksmps * ins, max(0, input.samples.count - start)) {
                         spin[i] = Double(Float(input.samples[start + i])) * rt.inputScale
@@ -199,8 +210,18 @@ public final class SessionReplayer {
                 }
                 // Csound's k-cycle, as the callback runs it (KCycle.swift).
                 _ = KCycle.perform(rt, clock: &beatClock, momentary: &momentary)
+                if rt.midiOut.count > 0 {
+                    if recording(cycle) {
+                        midiFile?.add(frame: frames, UnsafeBufferPointer(start: rt.midiOut.bytes, count: rt.midiOut.count))
+                    }
+                    rt.midiOut.clear()
+                }
+                if let at = hushAt {
+                    for channel in 0..<16 { [UInt8(0xB0 | channel), 123, 0].withUnsafeBufferPointer { midiFile?.add(frame: at, $0) } }
+                    hushAt = nil
+                }
                 cycle += 1
-                if recording {
+                if recordingNow {
                     let take = Int(min(Int64(ksmps), target - frames))
                     // Through the same output guard as the callback: what was sent to JACK.
                     let outcome = KCycle.checkOutput(rt, limit: limit)
@@ -218,6 +239,11 @@ public final class SessionReplayer {
             previous = engine
         }
         try flush()
+        if let midiPath, let midiFile {
+            do { try midiFile.data.write(to: URL(fileURLWithPath: midiPath)) } catch {
+                throw SessionError.replay("cannot write \(midiPath): \(error.localizedDescription)")
+            }
+        }
         progress(Double(frames) / Double(info.sampleRate), Double(target) / Double(info.sampleRate))
         let wall = clock.now - began
         return ReplaySummary(output: output, frames: frames, sampleRate: info.sampleRate,

@@ -193,6 +193,17 @@ public final class LiveLoops: @unchecked Sendable {
         return "stopping \(names.joined(separator: ", "))"
     }
 
+    /// Ends every loop now, in the middle of its iteration (a hush): nothing more is posted;
+    /// what was posted ahead waits in the audio thread's schedule, which the hush empties.
+    // Thread: any
+    @discardableResult
+    public func endAllNow() -> [String] {
+        lock.withLock {
+            defer { loops = [:] }
+            return loops.keys.sorted()
+        }
+    }
+
     /// One line per loop: name, length, iterations played, what comes next.
     // Thread: any
     public func list() -> [String] {

@@ -38,7 +38,7 @@ public final class ReplSession: @unchecked Sendable {
     public var confirmsQuit = false
 
     public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord",
-                                  ":tempo", ":quant", ":loops", ":stop", ":link", ":quit"]
+                                  ":tempo", ":quant", ":loops", ":stop", ":hush", ":link", ":quit"]
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -144,6 +144,7 @@ public final class ReplSession: @unchecked Sendable {
               @bar / @beat / @now LINE   one line on the next bar, beat, or now
               loop NAME BEATS … end      a live loop (again: swaps at its next turn)
               :loops          loops playing                  :stop [NAME]   stop a loop (all)
+              :hush           silence now: notes released, loops ended, waiting notes dropped, all notes off on MIDI out
               :link [on|off|start|stop]  join/leave the Ableton Link session (peers, tempo, beat); start/stop the clock
               :quit           stop (or Ctrl-D)
             """)
@@ -240,6 +241,8 @@ public final class ReplSession: @unchecked Sendable {
             if notes.isEmpty { return print("no notes held") }
             let names = notes.map { Music.names[$0 % 12] + String($0 / 12 - 1) }.joined(separator: " ")
             print("\(Music.identify(notes) ?? "no chord") (\(names))")
+        case "hush":
+            do { print(try Hush.perform(producer: producer, loops: loops)) } catch { print("\(error)") }
         case "tempo", "quant", "loops", "stop":
             timeCommand(name, args)
         case "link":

@@ -39,6 +39,8 @@ final class WebClients: @unchecked Sendable {
     private var queues: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextID = 0
     var layout: WebLayout
+    /// The performance's live loops (a hush ends them).
+    var loops: LiveLoops?
     /// What `set` checks, computed with the layout: the page's channels and their ranges.
     var settable: Set<String> = []
     var ranges: [String: ChannelInfo.Range] = [:]

@@ -59,12 +59,16 @@ extension WebClients {
                 let q = driver.quantization.withLock { $0 }
                 do { try producer.withLock { _ in try score.play(prefixed: line, otherwise: q) } } catch { throw InputError("\(error)") }
                 count { $0.applied += 1 }
+            case "hush":
+                let done = try producer.withLock { p throws(InputError) in try Hush.perform(producer: p, loops: loops) }
+                count { $0.applied += 1 }
+                return WebClients.json(["type": "done", "message": done])
             case "tempo":
                 guard let bpm = WebClients.number(object["value"]) else { throw InputError("tempo needs \"value\" (BPM)") }
                 guard try producer.withLock({ try $0.clock(tempo: bpm) }) != nil else { throw InputError("command ring full: not applied") }
                 count { $0.applied += 1 }
             default:
-                throw InputError("unknown message type \"\(type.prefix(40))\" (set, momentary, push, pie, motion, score, tempo)")
+                throw InputError("unknown message type \"\(type.prefix(40))\" (set, momentary, push, pie, motion, score, tempo, hush)")
             }
             return nil
         } catch {

@@ -7,6 +7,7 @@ import NIOCore
 import PodiumHost
 import PodiumOSC
 import PodiumRealtime
+import PodiumSurfaces
 import Synchronization
 
 /// Where the stage page listens and who may use it.
@@ -140,6 +141,12 @@ public final class WebSurface: @unchecked Sendable {
     }
 
     public var stats: WebStats { clients.stats }
+
+    /// The live loops a hush from a page ends.
+    public var loops: LiveLoops? {
+        get { clients.loops }
+        set { clients.loops = newValue }
+    }
 
     /// Console lines for every open page.
     // Thread: the console router's

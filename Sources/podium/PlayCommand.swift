@@ -125,6 +125,9 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "JACK transport: master (Podium publishes bar, beat and BPM and starts the transport), follow (transport start, stop and locate move Podium's clock), off.")
     var transport = TransportMode.off
 
+    @Option(name: .long, help: "MIDI beat clock: out (Podium's clock on podium:midi_out: 24 ticks a beat, Start/Stop/Continue, Song Position), in (a device's clock on podium:midi_in leads Podium's), off.")
+    var midiClock = MIDIClockMode.off
+
     @Flag(name: .long, help: "Join the Ableton Link session on the LAN (tempo and phase shared with peers; :link on|off and OSC /podium/link 1|0 change it: without this flag OSC cannot join). UDP 20808, multicast 224.76.78.75.")
     var link = false
 
@@ -164,6 +167,8 @@ struct Play: ParsableCommand {
         if compileCpuLimit < 1 || compileCpuLimit > 3600 { throw ValidationError("--compile-cpu-limit: \(compileCpuLimit) is not a limit (1 to 3600 seconds)") }
         if compileMemoryLimit < 256 || compileMemoryLimit > 1 << 20 { throw ValidationError("--compile-memory-limit: \(compileMemoryLimit) is not a limit (256 MiB to 1 TiB)") }
         if !compileTimeLimit.isFinite || compileTimeLimit < 1 || compileTimeLimit > 3600 { throw ValidationError("--compile-time-limit: \(compileTimeLimit) is not a limit (1 to 3600 seconds)") }
+        if midiClock == .in && transport == .follow { throw ValidationError("--midi-clock in and --transport follow: the clock follows one leader; choose one") }
+        if midiClock == .in && link { throw ValidationError("--midi-clock in and --link: the clock follows one leader (Link's session or the MIDI clock); choose one") }
         if let webToken, webToken.isEmpty || !webToken.allSatisfy({ $0.isLetter || $0.isNumber }) { throw ValidationError("--web-token: letters and digits only") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
@@ -179,6 +184,7 @@ struct Play: ParsableCommand {
         jack.tempo = tempo
         jack.quantum = beatsPerBar
         jack.transport = transport
+        jack.midiClock = midiClock
         jack.compileLimits = CompileLimits(cpuSeconds: compileCpuLimit, memoryMiB: compileMemoryLimit, wallSeconds: compileTimeLimit)
         var o = PerformanceOptions(orchestra: orchestra.file, source: orchestra.source, seed: seed, jack: jack, sessions: sessionsDirectory)
         o.startServer = jackServer == .auto
@@ -226,3 +232,4 @@ struct Play: ParsableCommand {
 }
 
 extension TransportMode: ExpressibleByArgument {}
+extension MIDIClockMode: ExpressibleByArgument {}

@@ -29,12 +29,18 @@ struct Replay: ParsableCommand {
     @Flag(name: .long, help: "Show Csound's console lines.")
     var verbose = false
 
+    @Option(name: .long, help: "Also write a Standard MIDI File of what podium:midi_out sent (the orchestra's MIDI output, hushes' all notes off), one tick a sample frame.")
+    var midi: String?
+
     func validate() throws {
         guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent("session.json")) else {
             throw ValidationError("\(directory) is not a session (no session.json)")
         }
         if let take, take < 1 { throw ValidationError("--take: takes count from 1") }
         if take != nil && whole { throw ValidationError("--take and --whole: choose one") }
+        if let midi, !midi.lowercased().hasSuffix(".mid") && !midi.lowercased().hasSuffix(".midi") {
+            throw ValidationError("--midi: a MIDI file's name ends in .mid (\(midi))")
+        }
     }
 
     func run() throws {
@@ -48,7 +54,7 @@ struct Replay: ParsableCommand {
             if replayer.span.take == nil, replayer.info.hasAudio(in: dir) == false {
                 Terminal.error("podium replay: a journal-only session: rendering the whole performance from the engine's start")
             }
-            let summary = try replayer.run(output: out, progress: { bar.update(rendered: $0, total: $1) },
+            let summary = try replayer.run(output: out, midi: midi, progress: { bar.update(rendered: $0, total: $1) },
                                            console: { if verbose || $0.level >= .warning { Terminal.error($0.text) } })
             bar.finish()
             print(String(format: "replayed %@ → %@: %.3f s, %d events; wall %.3f s, %.1f× real time",

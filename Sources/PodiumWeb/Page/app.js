@@ -272,9 +272,12 @@ function connect() {
       document.getElementById("clock").textContent = `${m.tempo.toFixed(m.tempo % 1 ? 1 : 0)} BPM · ${m.bar}.${m.beatInBar}`;
       document.getElementById("dsp").textContent = `DSP ${m.dsp.toFixed(1)}% · xruns ${m.xruns}`;
     }
+    else if (m.type === "done") { const e2 = document.getElementById("errors"); e2.textContent = m.message; clearTimeout(e2._t); e2._t = setTimeout(() => e2.textContent = "", 4000); }
     else if (m.type === "error") { const e2 = document.getElementById("errors"); e2.textContent = m.message; clearTimeout(e2._t); e2._t = setTimeout(() => e2.textContent = "", 4000); }
   };
 }
+
+document.getElementById("hush").addEventListener("click", () => send({ type: "hush" }));
 
 document.getElementById("scoreForm").addEventListener("submit", e => {
   e.preventDefault();

@@ -1,0 +1,15 @@
+import PodiumHost
+
+/// Hush, as every surface asks for it (`:hush`, `/podium/hush`, the page's button): the live
+/// loops end first, so that none posts another iteration, then the audio thread releases every
+/// playing note, drops what waits for its frame or beat and sends all notes off on midi_out, in
+/// one k-cycle (`Command.hush`; CC 123 on midi_in does the same in the callback).
+public enum Hush {
+    /// Returns what it did, for the surface's answer.
+    // Thread: the producer's
+    public static func perform(producer: CommandProducer, loops: LiveLoops?) throws(InputError) -> String {
+        let ended = loops?.endAllNow() ?? []
+        guard try producer.hush() != nil else { throw InputError("the command ring is full: hush not sent (try again)") }
+        return "hushed" + (ended.isEmpty ? "" : ": loops \(ended.joined(separator: ", ")) ended")
+    }
+}
