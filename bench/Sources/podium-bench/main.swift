@@ -381,10 +381,14 @@ do {
                         tempos: (option("--tempos") ?? "90,120,133,174").split(separator: ",").compactMap { Double($0) },
                         events: Int(option("--events") ?? "200") ?? 200, swaps: Int(option("--swaps") ?? "200") ?? 200,
                         changes: Int(option("--changes") ?? "100") ?? 100, seconds: Double(option("--seconds") ?? "3") ?? 3)
+    case "midi":
+        try midiSection(periods: (option("--periods") ?? "256,64").split(separator: ",").compactMap { Int($0) },
+                        tempos: (option("--tempos") ?? "90,120,175").split(separator: ",").compactMap { Double($0) },
+                        seconds: Double(option("--seconds") ?? "4") ?? 4)
     case "web":
         try webSection(events: Int(option("--events") ?? "200") ?? 200, seconds: Double(option("--seconds") ?? "10") ?? 10)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, web)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, web, midi)\n".utf8))
         exit(64)
     }
 } catch {
