@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "CThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLink

@@ -1,5 +1,5 @@
-// Clocks and scheduling for Podium's threads: monotonic time, a thread's CPU time, a helper
-// thread's nice value.
+// Clocks and scheduling for Podium's threads and helper processes: monotonic time, a thread's CPU
+// time, a helper thread's nice value, a child that ends with its parent.
 #ifndef PODIUM_CTHREADS_SHIM_H
 #define PODIUM_CTHREADS_SHIM_H
 #include <stdint.h>
@@ -26,5 +26,12 @@ static inline uint64_t podium_thread_cpu_ns(void) {
 #include <unistd.h>
 static inline int podium_nice_current_thread(int nice) {
   return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
+
+/// The calling process is killed when its parent ends (prctl is variadic: not importable).
+#include <sys/prctl.h>
+#include <signal.h>
+static inline int podium_die_with_parent(void) {
+  return prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 #endif

@@ -191,12 +191,11 @@ public enum OrchestraCheck {
             throw EngineError.unreadable(path: "podium", reason: "the podium executable that checks orchestra code is not beside this program (set PODIUM_EXECUTABLE)")
         }
         // `--csound-option=VALUE`: Csound's options start with dashes, which would read as options.
-        // A crash there is an answer, not a report: no backtrace (it takes time).
         let result: (exit: ChildProcess.Exit, output: [UInt8])
         do {
-            result = try ChildProcess.run(checker, arguments: ["check", "--stdin", "--cpu-limit", "\(limits.cpuSeconds)", "--memory-limit", "\(limits.memoryMiB)"]
-                                          + options.map { "--csound-option=\($0)" },
-                                          environment: ["SWIFT_BACKTRACE": "enable=no"], input: Array(text.utf8), timeout: limits.wallSeconds)
+            result = try WarmChecker.shared.check(.init(cpuSeconds: limits.cpuSeconds, memoryMiB: limits.memoryMiB,
+                                                        wallMilliseconds: Int(limits.wallSeconds * 1000),
+                                                        options: options, text: text))
         } catch {
             throw EngineError.unreadable(path: checker, reason: "cannot start the orchestra check: \(error.call) failed (\(String(cString: strerror(error.errno))))")
         }

@@ -119,6 +119,7 @@ public final class Performance: @unchecked Sendable {
         if let driver, driverStarted {
             let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
             driver.stop()
+            WarmChecker.shared.stop()
             if started { say("podium: stopped. \(stats)") }
             if started, driver.refusedCompiles > 0 { say("podium: compiles refused by the budget (each is checked in a child process): \(driver.refusedCompiles)") }
         }

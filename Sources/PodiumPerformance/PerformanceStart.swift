@@ -28,6 +28,9 @@ extension Performance {
         do { try driver.start() } catch { throw PerformanceError("\(error)") }
         driverStarted = true
         say("podium: playing \(options.orchestra) — \(driver.description)")
+        // The warm checker (live code is checked in a child forked from it): started now, so that
+        // the first compile does not wait for it. A compile starts it again if this fails.
+        do { try WarmChecker.shared.start() } catch { router.notice("the orchestra checker did not start now (\(error)); a compile starts it") }
         if options.link { startLink(driver) }
         let recording = startSession(driver)
         // The OSC map is read once, for OSC and for the stage page's layout.

@@ -12,8 +12,9 @@ public final class HotReload: @unchecked Sendable {
     let driver: JackDriver
     /// The file's own order: one reload after another (SurfaceLane).
     let lane: SurfaceLane
-    /// The last version that compiled (under the lane's lock).
+    /// The last version that compiled, and the last text a save was tried with (under the lane's lock).
     private var current: String
+    private var tried: String?
     private var watcher: FileWatcher?
 
     public enum Outcome: Sendable, Equatable {
@@ -39,19 +40,22 @@ public final class HotReload: @unchecked Sendable {
     public func watch() throws {
         watcher = try FileWatcher(path: path) { [weak self] in
             guard let self else { return }
-            self.reload { outcome in self.onOutcome?(outcome) }
+            self.reload(coalesce: true) { outcome in self.onOutcome?(outcome) }
         }
     }
 
     public func stop() { watcher?.stop() }
 
     /// Compiles what changed since the last good version; `then` gets the outcome once the
-    /// audio thread merged it or it was refused.
+    /// audio thread merged it or it was refused. `coalesce` (a save): a text already tried —
+    /// an editor's second close, a save made while its compile waited — is `.unchanged`.
     // Thread: NRT (the watcher's, or a surface's: returns at once)
-    public func reload(then: @escaping @Sendable (Outcome) -> Void) {
+    public func reload(coalesce: Bool = false, then: @escaping @Sendable (Outcome) -> Void) {
         lane.run { [self] in
             let new: String
             do { new = try HotReload.orchestra(at: path) } catch { return then(.failed("\(error)")) }
+            if coalesce && new == tried { return then(.unchanged) }
+            tried = new
             // The whole file first: an editor saving mid-typing leaves a comment or string open.
             do { try OrchestraCheck.lexical(new, source: path) } catch { return then(.failed("\(error)")) }
             guard let changes = OrchestraDiff.changes(from: current, to: new) else { return then(.unchanged) }

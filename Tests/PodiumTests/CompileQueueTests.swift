@@ -64,6 +64,28 @@ struct TableBudgetTests {
     }
 }
 
+/// The warm checker: one `podium check --serve` that forks a child per check.
+@Suite("Warm checker", .serialized)
+struct WarmCheckerTests {
+    @Test("a check that crashes ends only its child (the server answers the next); a server that is killed is started again; the answers are the check's own")
+    func survives() throws {
+        try WarmChecker.shared.start()
+        let pid = try #require(WarmChecker.shared.pid)
+        do { try OrchestraCheck.inChild("gkX init \n", source: "live"); Issue.record("a crashing text passed") } catch {
+            #expect("\(error)".contains("Csound crashes on this text"), "\(error)")
+        }
+        #expect(WarmChecker.shared.pid == pid, "the crash ended the child, not the server")
+        #expect(try OrchestraCheck.inChild("instr 1\n a1 oscili 0.1, 440\n out a1\nendin\n", source: "live") != nil)
+        kill(pid, SIGKILL)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try OrchestraCheck.inChild("instr 2\n a1 oscili 0.1, 440\n out a1\nendin\n", source: "live") != nil, "answered by a new server")
+        #expect(WarmChecker.shared.pid != nil && WarmChecker.shared.pid != pid)
+        do { try OrchestraCheck.inChild("#include \"no-such.orc\"\n", source: "live"); Issue.record("a longjmp text passed") } catch {
+            #expect("\(error)".contains("would abort the performance"), "\(error)")
+        }
+    }
+}
+
 extension JackSuites {
 /// The compile queue against a real JACK server, OSC (python-osc), the csound port (UDP) and the REPL.
 @Suite("Compile queue", .serialized)

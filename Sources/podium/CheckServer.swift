@@ -1,0 +1,65 @@
+import Foundation
+import CThreads
+import Glibc
+import PodiumEngine
+
+/// `podium check --serve`: the warm checker (WarmChecker.swift is the performance's side). One
+/// process for the whole performance, with Csound and its plugins loaded once; each check is a
+/// child forked from it, so a crash, a longjmp or a limit still ends only that child, but no
+/// check pays a process start and Csound's plugin loading again. Requests and answers travel on
+/// standard input and output (WarmCheckProtocol); it ends when its input does (the performance
+/// stopped or died).
+/// Thread: the process's only one (fork needs that).
+enum CheckServer {
+    static func serve() {
+        _ = podium_die_with_parent()  // never outlive the performance
+        signal(SIGPIPE, SIG_IGN)
+        // Csound's plugins, loaded once here, shared by every child (no Swift Mutex before a fork).
+        CsoundPlugins.keepLoaded()
+        while let request = WarmCheckProtocol.readRequest(from: 0) {
+            let answer = check(request)
+            guard WarmCheckProtocol.write(answer, to: 1) else { break }
+        }
+    }
+
+    /// One check in a forked child: its output through a pipe, ended at the wall-time limit.
+    static func check(_ r: WarmCheckProtocol.Request) -> WarmCheckProtocol.Answer {
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else { return .init(kind: .status, code: 70, output: Array("pipe: \(String(cString: strerror(errno)))".utf8)) }
+        fflush(nil)
+        let pid = fork()
+        if pid == 0 {
+            close(pipeFDs[0])
+            dup2(pipeFDs[1], 1)
+            close(pipeFDs[1])
+            TextCheck.limit(cpuSeconds: r.cpuSeconds, memoryMiB: r.memoryMiB)
+            let code = TextCheck.run(r.text, csoundOptions: r.options)
+            fflush(nil)
+            _exit(code)
+        }
+        close(pipeFDs[1])
+        defer { close(pipeFDs[0]) }
+        guard pid > 0 else { return .init(kind: .status, code: 70, output: Array("fork: \(String(cString: strerror(errno)))".utf8)) }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = ContinuousClock.now + .milliseconds(r.wallMilliseconds)
+        var timedOut = false
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { timedOut = true; break }
+            var p = pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, Int32(min(1000, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))))
+            if ready < 0 && errno != EINTR { break }
+            guard ready > 0 else { continue }
+            let n = read(pipeFDs[0], &buffer, buffer.count)
+            if n > 0 { output += buffer[0..<n] } else if n == 0 || errno != EINTR { break }
+        }
+        if timedOut { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if timedOut { return .init(kind: .timedOut, code: 0, output: output) }
+        let signal = status & 0x7f
+        return signal != 0 && signal != 0x7f ? .init(kind: .signal, code: signal, output: output)
+            : .init(kind: .status, code: (status >> 8) & 0xff, output: output)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import PodiumEngine
+
+/// The check of orchestra text that `podium check --stdin` and each fork of `podium check
+/// --serve` run: Podium's lexical check, Csound's parser, then the text's global code in a started
+/// engine of its own for two k-cycles. Prints what it finds; returns the exit code
+/// (`OrchestraCheck.CheckExit`).
+enum TextCheck {
+    // Thread: the process's only one (a child: a crash or a longjmp here costs nothing)
+    static func run(_ text: String, csoundOptions: [String]) -> Int32 {
+        do { try OrchestraCheck.lexical(text, source: "<stdin>") } catch {
+            print("\(error)")
+            return OrchestraCheck.CheckExit.errors
+        }
+        let engine: Engine
+        do { engine = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions)) } catch {
+            print("\(error)")
+            return 64
+        }
+        let parseStarted = ContinuousClock.now
+        let (code, diagnostics) = engine.parse(text)
+        let parsing = ContinuousClock.now - parseStarted
+        for line in diagnostics { print(line) }
+        if diagnostics.contains(where: OrchestraCheck.isMemoryFailure) { return OrchestraCheck.CheckExit.memory }
+        guard code == 0 else { return code < 0 ? OrchestraCheck.CheckExit.errors : OrchestraCheck.CheckExit.fatal }
+        return runGlobalCode(text, parsing: parsing, csoundOptions: csoundOptions)
+    }
+
+    /// Text that parses can still crash Csound when its global code runs (`gkX init` with no
+    /// value reads a missing argument): that code runs in the performing engine's callback at
+    /// the merge. Here it runs first, in a started engine of its own, for two k-cycles; a crash
+    /// ends this child with a signal (the text is refused), ordinary errors are left to the
+    /// live compile to report. Global code therefore runs twice: here and at the merge.
+    /// It also says what the merge will cost the audio thread: the compile's time here less the
+    /// parse's (which the performing engine does on the caller's thread), as
+    /// `podium-check: global code N µs` (OrchestraCheck warns when that is over half a period).
+    static func runGlobalCode(_ text: String, parsing: Duration, csoundOptions: [String]) -> Int32 {
+        let runner: Engine
+        do {
+            runner = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions))
+            try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n", score: "f 0 1", name: "check"))
+            try runner.start()
+        } catch {
+            print("\(error)")
+            return 64
+        }
+        _ = runner.console.flush()
+        let started = ContinuousClock.now
+        do { _ = try runner.compileOrchestra(text, source: "<stdin>") } catch {
+            // Ordinary errors are the live compile's to report; running out of memory is the check's.
+            if let failure = "\(error)".split(separator: "\n").map(String.init).first(where: OrchestraCheck.isMemoryFailure) {
+                print(failure)
+                return OrchestraCheck.CheckExit.memory
+            }
+        }
+        let merge = ContinuousClock.now - started - parsing
+        print("\(OrchestraCheck.costLine) \(max(0, Int(merge / .microseconds(1)))) µs")
+        for _ in 0..<2 { _ = runner.performKsmps() }
+        // An init error in the global code (an ftgen that cannot open its file) fails the save
+        // like a compile error, with Csound's lines: the performing engine would print it with no
+        // file name after "compiled". Left out: the code did not compile here (it uses the
+        // performance's own globals), which the live compile judges.
+        let lines = runner.console.flush().map(\.text)
+        if let failure = lines.first(where: OrchestraCheck.isMemoryFailure) {
+            print(failure)
+            return OrchestraCheck.CheckExit.memory
+        }
+        guard let first = lines.firstIndex(where: { $0.contains("INIT ERROR in instr 0") }) else { return OrchestraCheck.CheckExit.parsed }
+        let context = lines[max(0, first - 3)...].filter { !$0.isEmpty && !$0.contains("header init errors") }
+        for line in context.sorted(by: { a, _ in a.contains("INIT ERROR") }) { print(line) }
+        return OrchestraCheck.CheckExit.initError
+    }
+
+    /// The limits the compile queue gives one check, set before it runs: CPU seconds
+    /// (RLIMIT_CPU, SIGXCPU past it, SIGKILL a second later), address space (RLIMIT_AS: what the
+    /// process maps already plus `memoryMiB`), and nice 10 (a heavy check shares the CPUs, the
+    /// audio does not).
+    static func limit(cpuSeconds: Int?, memoryMiB: Int?) {
+        if let cpuSeconds {
+            var l = rlimit(rlim_cur: rlim_t(cpuSeconds), rlim_max: rlim_t(cpuSeconds + 1))
+            setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &l)
+        }
+        if let memoryMiB {
+            let bytes = rlim_t(mappedBytes()) + rlim_t(memoryMiB) << 20
+            var l = rlimit(rlim_cur: bytes, rlim_max: bytes)
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &l)
+        }
+        if cpuSeconds != nil || memoryMiB != nil { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
+    }
+
+    /// The process's address space now (VmSize in /proc/self/status), in bytes.
+    static func mappedBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmSize:") }),
+              let kb = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        return kb * 1024
+    }
+}
