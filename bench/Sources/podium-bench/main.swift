@@ -195,50 +195,6 @@ func oscTable(period: Int, events: Int) throws {
 
 /// Hot reload: a watched file is saved; how long until Csound has compiled it (inotify's quiet
 /// time + parsing), and how many periods from there until the audio thread merged it.
-func reloadTable(period: Int, saves: Int) throws {
-    let server = try TestJackServer(period: period, tag: "bench-reload")
-    defer { server.stop() }
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("podium-bench-reload-\(getpid())")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("live.orc").path
-    func orchestra(_ level: Int) -> String { "nchnls = 1\n0dbfs = 1\ninstr 1\n out a(0.\(level))\nendin\n" }
-    try orchestra(1).write(toFile: file, atomically: true, encoding: .utf8)
-    let driver = JackDriver(source: .orchestra(path: file, score: nil), jack: JackOptions(serverName: server.name, connect: false))
-    let merged = AppliedFrames()
-    driver.onApplied = { if $0.kind == .compileMerged { merged.add($0.id, $0.frame) } }
-    try driver.start()
-    defer { driver.stop() }
-    let reload = try HotReload(path: file, driver: driver)
-    let compiled = CompileTimes()
-    reload.onOutcome = { outcome in
-        if case let .compiled(marker, _) = outcome { compiled.add(marker, ContinuousClock.now) }
-    }
-    try reload.watch()
-    defer { reload.stop() }
-    var toCompiled: [Double] = [], toMerged: [Double] = []
-    for i in 0..<saves {
-        let saved = ContinuousClock.now
-        let savedFrame = driver.frameTime
-        try orchestra(2 + i % 8).write(toFile: file, atomically: false, encoding: .utf8)
-        guard eventually(2, { compiled.last != nil }), let (marker, when) = compiled.take() else { continue }
-        guard eventually(1, { merged.frame(of: marker) != nil }), let m = merged.frame(of: marker) else { continue }
-        toCompiled.append(Double((when - saved).components.attoseconds) * 1e-15)
-        toMerged.append(Double(m - savedFrame) / 48.0)  // save → merged, in ms at 48 kHz
-        Thread.sleep(forTimeInterval: 0.1)
-    }
-    print(String(format: "| %d | %d | %.1f | %.1f | %.1f | %.1f |", period, toMerged.count, percentile(toMerged, 0.5), toMerged.max() ?? .nan,
-                 percentile(toCompiled, 0.5), toCompiled.max() ?? .nan))
-}
-
-final class CompileTimes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var item: (UInt64, ContinuousClock.Instant)?
-    func add(_ m: UInt64, _ t: ContinuousClock.Instant) { lock.withLock { item = (m, t) } }
-    var last: UInt64? { lock.withLock { item?.0 } }
-    func take() -> (UInt64, ContinuousClock.Instant)? { lock.withLock { defer { item = nil }; return item } }
-}
-
 /// Session recording's cost on the audio thread, and replay speed against the csound CLI.
 func sessionTable(period: Int, seconds: Double) throws {
     let server = try TestJackServer(period: period, tag: "bench-session")
@@ -303,10 +259,10 @@ let realtimeServer = args.contains("--rt-server")
 do {
     switch section {
     case "reload":
-        print("### Hot reload: file saved → merged by the audio thread (JACK frames) and → podium's compile call returned (it waits for the merge); ms include inotify's 50 ms quiet time\n")
-        print("| period | saves | save→merged median ms | max ms | save→compile returned median ms | max ms |")
-        print("|---:|---:|---:|---:|---:|---:|")
-        for p in (option("--periods") ?? "256").split(separator: ",").compactMap({ Int($0) }) { try reloadTable(period: p, saves: Int(option("--saves") ?? "20") ?? 20) }
+        print("### Hot swap from every surface: a held note outputs a global (`out a(gkLevel)`), each compile sets it (`gkLevel init 0.NN`); from the JACK frame read just before the send to the k-cycle that merged it and to the first frame a capture client hears the new level (dummy JACK -r, 48 kHz; the warm checker forks a check per compile)\n")
+        print("| period | surface | compiles | send → merged median ms | max ms | send → heard median ms | max ms |")
+        print("|---:|---|---:|---:|---:|---:|---:|")
+        for p in (option("--periods") ?? "256,64").split(separator: ",").compactMap({ Int($0) }) { try compileLatencyTable(period: p, compiles: Int(option("--compiles") ?? "20") ?? 20) }
         print("\n### What reloads cost the audio thread: 8 vco2 + moogladder voices play while each kind of live code is compiled every 0.5 s (dummy JACK, 48 kHz, ksmps 64); big tables built by Csound in the callback, then staged (computed off the audio thread, copied in by slices)\n")
         print("| period | reload | tables | reloads | xruns | longest callback ms | under half the period |")
         print("|---:|---|---|---:|---:|---:|---|")
