@@ -1,4 +1,5 @@
 import CJack
+import Foundation
 import Glibc
 import Synchronization
 
@@ -74,7 +75,11 @@ public final class Console: @unchecked Sendable {
         var captureThread: UInt = 0
         var captured: [(Int32, String)] = []
     }
-    private let nrt = Mutex(NRTState())
+    /// A pthread lock, not Synchronization's `Mutex`: the warm checker forks children from a
+    /// process whose engines used this console, and `Mutex`'s owner check keeps the parent's
+    /// thread id in the child (an unlock there traps).
+    private let nrtLock = NSLock()
+    private var nrtState = NRTState()
     // Consumer-only state (one drainer).
     private var pending: [Int: (ConsoleLine.Level, String)] = [:]
 
@@ -104,9 +109,9 @@ public final class Console: @unchecked Sendable {
     func appendNRT(attr: Int32, text: UnsafePointer<CChar>) {
         let s = String(cString: text)
         let me = UInt(pthread_self())
-        nrt.withLock {
+        nrtLock.withLock {
             // What a capture collects belongs to its caller (an error it throws, or `post`).
-            if $0.captureThread == me { $0.captured.append((attr, s)) } else { $0.fragments.append((attr, s)) }
+            if nrtState.captureThread == me { nrtState.captured.append((attr, s)) } else { nrtState.fragments.append((attr, s)) }
         }
     }
 
@@ -114,12 +119,12 @@ public final class Console: @unchecked Sendable {
     // Thread: NRT
     func capturing<T>(_ body: () throws -> T) rethrows -> (T, [ConsoleLine]) {
         let me = UInt(pthread_self())
-        nrt.withLock { $0.captureThread = me; $0.captured = [] }
+        nrtLock.withLock { nrtState.captureThread = me; nrtState.captured = [] }
         let result = try body()
-        let fragments = nrt.withLock { s -> [(Int32, String)] in
-            s.captureThread = 0
-            defer { s.captured = [] }
-            return s.captured
+        let fragments = nrtLock.withLock { () -> [(Int32, String)] in
+            nrtState.captureThread = 0
+            defer { nrtState.captured = [] }
+            return nrtState.captured
         }
         var assembler: [Int: (ConsoleLine.Level, String)] = [:]
         var lines: [ConsoleLine] = []
@@ -132,8 +137,8 @@ public final class Console: @unchecked Sendable {
     // Thread: NRT
     func post(_ lines: [ConsoleLine]) {
         guard !lines.isEmpty else { return }
-        nrt.withLock { s in
-            for line in lines { s.fragments.append((line.level == .error ? 0x1000 : line.level == .warning ? 0x4000 : 0, line.text + "\n")) }
+        nrtLock.withLock {
+            for line in lines { nrtState.fragments.append((line.level == .error ? 0x1000 : line.level == .warning ? 0x4000 : 0, line.text + "\n")) }
         }
     }
 
@@ -152,7 +157,7 @@ public final class Console: @unchecked Sendable {
             lines.append(ConsoleLine(level: .warning, text: "podium: \(lost) console messages from the audio thread dropped (the oldest; the console could not keep up)"))
         }
         for (attr, text) in pieces { Console.assemble(attr: attr, text: text, stream: 1, pending: &pending, into: &lines) }
-        let fragments = nrt.withLock { s -> [(Int32, String)] in defer { s.fragments = [] }; return s.fragments }
+        let fragments = nrtLock.withLock { () -> [(Int32, String)] in defer { nrtState.fragments = [] }; return nrtState.fragments }
         for (attr, text) in fragments { Console.assemble(attr: attr, text: text, stream: 0, pending: &pending, into: &lines) }
         return lines
     }

@@ -14,16 +14,19 @@ enum CheckServer {
     static func serve() {
         _ = podium_die_with_parent()  // never outlive the performance
         signal(SIGPIPE, SIG_IGN)
-        // Csound's plugins, loaded once here, shared by every child (no Swift Mutex before a fork).
+        // Csound's plugins, loaded once here, and the check's two engines, made before each fork
+        // (again only when the Csound options change): a child finds them ready.
         CsoundPlugins.keepLoaded()
+        var engines: TextCheck.Engines?
         while let request = WarmCheckProtocol.readRequest(from: 0) {
-            let answer = check(request)
+            if engines?.options != request.options { engines = try? TextCheck.prepare(csoundOptions: request.options) }
+            let answer = check(request, engines: engines)
             guard WarmCheckProtocol.write(answer, to: 1) else { break }
         }
     }
 
     /// One check in a forked child: its output through a pipe, ended at the wall-time limit.
-    static func check(_ r: WarmCheckProtocol.Request) -> WarmCheckProtocol.Answer {
+    static func check(_ r: WarmCheckProtocol.Request, engines: TextCheck.Engines?) -> WarmCheckProtocol.Answer {
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { return .init(kind: .status, code: 70, output: Array("pipe: \(String(cString: strerror(errno)))".utf8)) }
         fflush(nil)
@@ -33,7 +36,7 @@ enum CheckServer {
             dup2(pipeFDs[1], 1)
             close(pipeFDs[1])
             TextCheck.limit(cpuSeconds: r.cpuSeconds, memoryMiB: r.memoryMiB)
-            let code = TextCheck.run(r.text, csoundOptions: r.options)
+            let code = TextCheck.run(r.text, csoundOptions: r.options, engines: engines)
             fflush(nil)
             _exit(code)
         }

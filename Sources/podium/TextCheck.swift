@@ -6,24 +6,43 @@ import PodiumEngine
 /// engine of its own for two k-cycles. Prints what it finds; returns the exit code
 /// (`OrchestraCheck.CheckExit`).
 enum TextCheck {
+    /// The two engines a check uses: one that only parses the text (never started: a longjmp
+    /// there is told from a crash), and one started with stereo in and out that runs its global
+    /// code. The warm checker makes them before it forks, so that each child finds them ready.
+    struct Engines {
+        let options: [String]
+        let parser: Engine
+        let runner: Engine
+    }
+
+    // Thread: the process's only one (before a fork)
+    static func prepare(csoundOptions: [String]) throws -> Engines {
+        let parser = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions))
+        let runner = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions))
+        try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n", score: "f 0 1", name: "check"))
+        try runner.start()
+        _ = runner.console.flush()
+        return Engines(options: csoundOptions, parser: parser, runner: runner)
+    }
+
     // Thread: the process's only one (a child: a crash or a longjmp here costs nothing)
-    static func run(_ text: String, csoundOptions: [String]) -> Int32 {
+    static func run(_ text: String, csoundOptions: [String], engines prepared: Engines? = nil) -> Int32 {
         do { try OrchestraCheck.lexical(text, source: "<stdin>") } catch {
             print("\(error)")
             return OrchestraCheck.CheckExit.errors
         }
-        let engine: Engine
-        do { engine = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions)) } catch {
+        let engines: Engines
+        do { engines = try prepared ?? prepare(csoundOptions: csoundOptions) } catch {
             print("\(error)")
             return 64
         }
         let parseStarted = ContinuousClock.now
-        let (code, diagnostics) = engine.parse(text)
+        let (code, diagnostics) = engines.parser.parse(text)
         let parsing = ContinuousClock.now - parseStarted
         for line in diagnostics { print(line) }
         if diagnostics.contains(where: OrchestraCheck.isMemoryFailure) { return OrchestraCheck.CheckExit.memory }
         guard code == 0 else { return code < 0 ? OrchestraCheck.CheckExit.errors : OrchestraCheck.CheckExit.fatal }
-        return runGlobalCode(text, parsing: parsing, csoundOptions: csoundOptions)
+        return runGlobalCode(text, parsing: parsing, runner: engines.runner)
     }
 
     /// Text that parses can still crash Csound when its global code runs (`gkX init` with no
@@ -34,17 +53,7 @@ enum TextCheck {
     /// It also says what the merge will cost the audio thread: the compile's time here less the
     /// parse's (which the performing engine does on the caller's thread), as
     /// `podium-check: global code N µs` (OrchestraCheck warns when that is over half a period).
-    static func runGlobalCode(_ text: String, parsing: Duration, csoundOptions: [String]) -> Int32 {
-        let runner: Engine
-        do {
-            runner = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions))
-            try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n", score: "f 0 1", name: "check"))
-            try runner.start()
-        } catch {
-            print("\(error)")
-            return 64
-        }
-        _ = runner.console.flush()
+    static func runGlobalCode(_ text: String, parsing: Duration, runner: Engine) -> Int32 {
         let started = ContinuousClock.now
         do { _ = try runner.compileOrchestra(text, source: "<stdin>") } catch {
             // Ordinary errors are the live compile's to report; running out of memory is the check's.
