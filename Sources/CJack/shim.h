@@ -8,6 +8,7 @@
 #include <jack/ringbuffer.h>
 #include <jack/midiport.h>
 #include <jack/statistics.h>
+#include <jack/thread.h>
 
 /// jack_client_open is variadic; this names the server explicitly
 /// (NULL: the default server, JACK_DEFAULT_SERVER honoured).

@@ -49,10 +49,12 @@ public struct OSCStats: Sendable, Equatable {
     public var lateBundles = 0
     public var refusedCode = 0
     public var ringFull = 0
+    /// Messages dropped because SurfaceLane.capacity of the sender's already waited for its compile.
+    public var behindCompile = 0
 
     public var summary: String {
         "datagrams \(datagrams) (parsed \(parsed)), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
             + "unknown addresses \(unknownAddresses), bad arguments \(badArguments), unknown channels/instruments \(unknownTargets), "
-            + "late bundles \(lateBundles), refused code \(refusedCode), ring full \(ringFull)"
+            + "late bundles \(lateBundles), refused code \(refusedCode), ring full \(ringFull), dropped behind a compile \(behindCompile)"
     }
 }

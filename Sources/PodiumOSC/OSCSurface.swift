@@ -142,6 +142,7 @@ public final class OSCSurface: @unchecked Sendable {
             count { $0.messages += 1 }
             if OSCSurface.answeredAtOnce.contains(m.address) { handle(m, from: source); continue }
             if !lane.run(key: source.description, { [self] in handle(m, from: source) }) {
+                count { $0.behindCompile += 1 }
                 replyError(source, m.address, "\(SurfaceLane.capacity) messages from you already wait for your compile; \(m.address) dropped")
             }
         }

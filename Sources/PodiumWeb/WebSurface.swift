@@ -92,7 +92,7 @@ public final class WebSurface: @unchecked Sendable {
     // Thread: NRT (owner)
     public func start() throws {
         let router = Router(context: WebContext.self)
-        let page = WebPage()
+        let page = try WebPage()
         let clients = self.clients
         router.get("/") { _, _ in page.response("index.html") }
         router.get("/:file") { _, context -> Response in
@@ -163,17 +163,37 @@ public struct WebError: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// The page's own files, shipped with the program (no network at run time, no build step).
+/// The page's own files, shipped with the program (no network at run time, no build step):
+/// found beside it in the build tree (SwiftPM's resource bundle), or installed under
+/// `share/podium/page` beside its `bin` directory (the Debian package: /usr/share/podium/page),
+/// or in `$PODIUM_PAGE`. Not through `Bundle.module`, which outside the build tree ends the
+/// program instead of failing.
 struct WebPage: Sendable {
+    static let fileNames = [("index.html", "text/html"), ("app.js", "text/javascript"), ("style.css", "text/css")]
     let files: [String: (String, ByteBuffer)]
 
-    init() {
+    /// The first of the places the page may be that holds its files.
+    static func directory() -> (found: String?, searched: [String]) {
+        var places: [String] = []
+        if let env = ProcessInfo.processInfo.environment["PODIUM_PAGE"], !env.isEmpty { places.append(env) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let bin = (exe as NSString).deletingLastPathComponent
+            places.append(bin + "/Podium_PodiumWeb.resources/Page")
+            places.append((bin as NSString).deletingLastPathComponent + "/share/podium/page")
+        }
+        let found = places.first { dir in fileNames.allSatisfy { FileManager.default.isReadableFile(atPath: "\(dir)/\($0.0)") } }
+        return (found, places)
+    }
+
+    init() throws {
+        let (found, searched) = WebPage.directory()
+        guard let dir = found else {
+            throw WebError("the stage page's files (index.html, app.js, style.css) are not installed: looked in \(searched.joined(separator: ", ")) (set PODIUM_PAGE to their directory)")
+        }
         var files: [String: (String, ByteBuffer)] = [:]
-        for (name, type) in [("index.html", "text/html"), ("app.js", "text/javascript"), ("style.css", "text/css")] {
-            if let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Page"),
-               let data = try? Data(contentsOf: url) {
-                files[name] = ("\(type); charset=utf-8", ByteBuffer(bytes: data))
-            }
+        for (name, type) in WebPage.fileNames {
+            guard let data = FileManager.default.contents(atPath: "\(dir)/\(name)") else { throw WebError("cannot read \(dir)/\(name)") }
+            files[name] = ("\(type); charset=utf-8", ByteBuffer(bytes: data))
         }
         self.files = files
     }

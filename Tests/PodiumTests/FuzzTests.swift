@@ -108,8 +108,13 @@ final class FuzzTests {
         var kinds: [String: Int] = [:]
         for line in applied { kinds[String(line.split(separator: " ").dropFirst().first ?? "?"), default: 0] += 1 }
         let releases = applied.filter { $0.contains(" event -1") }
-        print("fuzz applied: \(kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); releases of instr 1: \(releases.count)")
-        #expect((kinds["event"] ?? 0) > 100 && (kinds["set"] ?? 0) > 100, "valid input among the fuzz is applied: \(kinds)")
+        print("fuzz applied: \(kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); releases of instr 1: \(releases.count); OSC \(s.summary)")
+        // The fuzz's orchestra code is compiled in order: the sender's messages wait behind each
+        // compile, SurfaceLane.capacity at most, and the rest are dropped and counted. On a loaded
+        // machine a compile takes longer and more are dropped (applied notes of the same seeded
+        // fuzz: 124–187 alone, 55–84 beside stress-ng --cpu 2, with up to 3611 messages dropped).
+        #expect((kinds["event"] ?? 0) > 20 && (kinds["set"] ?? 0) > 300,
+                "valid input among the fuzz is applied: \(kinds), OSC \(s.summary)")
         #expect(driver.stats.silencedCycles == 0 || notices.lines.contains { $0.contains("NaN or an infinite sample") })
 
         // Still playing and answering: a new note sounds (a step of 0.45 on output 2; the held
