@@ -131,8 +131,10 @@ final class LinkTests {
         let podB = try podium(in: b, name: "podb", orchestra: orc, extra: ["--tempo", "\(tempo)"])
         defer { podB.finish(":quit") }
         for pod in [podA, podB] {
-            #expect(pod.ask(":link", every: 0.2, timeout: 15) { $0.hasPrefix("link on, 1 peer") } != nil,
-                    "no peer: \(pod.stdout.suffix(300)) \(pod.stderr.suffix(300))")
+            if pod.ask(":link", every: 0.2, timeout: 15, until: { $0.hasPrefix("link on, 1 peer") }) == nil {
+                // Once in CI host B printed nothing at all and did not quit: where it waits.
+                Issue.record("no peer: \(pod.stdout.suffix(300)) \(pod.stderr.suffix(300))\n\(pod.stdout.isEmpty && pod.stderr.isEmpty ? pod.whereStuck() : "")")
+            }
         }
         let capture = try CaptureClient(server: server.name, channels: 2, seconds: 20, name: "linkcap")
         #expect(eventually(5) { jack_port_by_name(capture.client, "poda:out_1") != nil && jack_port_by_name(capture.client, "podb:out_1") != nil })

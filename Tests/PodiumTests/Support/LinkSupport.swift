@@ -113,6 +113,23 @@ final class LineChild: @unchecked Sendable {
         return nil
     }
 
+    /// Where each thread of the child is (name, state, kernel wait channel; with gdb present, its
+    /// stack too): said when a child stays silent, so that a hang names its place.
+    // Thread: the test's
+    func whereStuck() -> String {
+        let pid = process.processIdentifier, dir = "/proc/\(pid)/task"
+        var lines: [String] = []
+        for t in ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() {
+            let read = { (f: String) in ((try? String(contentsOfFile: "\(dir)/\(t)/\(f)", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines) }
+            let stat = read("stat"), state = stat.lastIndex(of: ")").map { String(stat[stat.index($0, offsetBy: 2)]) } ?? "?"
+            lines.append("\(t) \(read("comm")) \(state) \(read("wchan"))")
+        }
+        if let gdb = which("gdb"), let r = try? run(gdb, ["-p", "\(pid)", "-batch", "-ex", "thread apply all bt 12"], timeout: 30) {
+            lines += r.stdout.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread") }.map(String.init)
+        }
+        return "pid \(pid) threads:\n" + lines.joined(separator: "\n")
+    }
+
     /// Sends `quit` (`:quit` for podium, whose piped REPL plays on after the end of input),
     /// closes stdin and waits; killed after `timeout`.
     // Thread: the test's
