@@ -6,12 +6,14 @@ import PodiumRealtime
 public enum JackError: Error, CustomStringConvertible, Equatable {
     case call(String, detail: String)
     case noServer(String)
+    case nameTaken(String)
     case badKsmps(ksmps: Int, period: Int, valid: [Int])
 
     public var description: String {
         switch self {
         case let .call(name, detail): return "\(name) failed: \(detail)"
         case let .noServer(name): return "no JACK server \"\(name)\" is running"
+        case let .nameTaken(name): return "jack_client_open failed: a client named \(name) already exists (--name to choose another)"
         case let .badKsmps(ksmps, period, valid):
             return "ksmps \(ksmps) does not divide the JACK period \(period); valid: \(valid.map(String.init).joined(separator: ", "))"
         }
@@ -30,14 +32,22 @@ struct JackAPI {
         jack_set_info_function(handler)
     }
 
-    /// Opens a client without ever starting a server (starting one is JackServer's job).
-    static func open(name: String, server: String?) throws -> JackAPI {
+    /// Opens a client without ever starting a server (starting one is JackServer's job). With
+    /// `exact` false and the name taken, JACK gives it a unique one (NAME-01; `clientName`).
+    static func open(name: String, server: String?, exact: Bool = true) throws -> JackAPI {
         var status = jack_status_t(rawValue: 0)
-        let options = jack_options_t(rawValue: JackNoStartServer.rawValue | JackUseExactName.rawValue)
+        let options = jack_options_t(rawValue: JackNoStartServer.rawValue | (exact ? JackUseExactName.rawValue : 0))
         let client = server.map { podium_jack_client_open(name, options, &status, $0) } ?? podium_jack_client_open(name, options, &status, nil)
         guard let client else {
             if status.rawValue & JackServerFailed.rawValue != 0 { throw JackError.noServer(server ?? JackAPI.defaultServerName) }
-            if status.rawValue & JackNameNotUnique.rawValue != 0 { throw JackError.call("jack_client_open", detail: "a client named \(name) already exists") }
+            if status.rawValue & JackNameNotUnique.rawValue != 0 { throw JackError.nameTaken(name) }
+            // JACK2 answers an exact name that is taken with JackFailure | JackServerError (0x21),
+            // not JackNameNotUnique: a client that may be renamed tells whether that was it.
+            if exact, let other = try? open(name: name, server: server, exact: false) {
+                let renamed = other.clientName != name
+                other.close()
+                if renamed { throw JackError.nameTaken(name) }
+            }
             throw JackError.call("jack_client_open", detail: "status 0x\(String(status.rawValue, radix: 16))")
         }
         return JackAPI(client: client)

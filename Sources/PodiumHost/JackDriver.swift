@@ -127,10 +127,25 @@ public final class JackDriver: @unchecked Sendable {
 
     // MARK: start / stop — Thread: NRT (owner)
 
+    /// Opens the client under its name or, with `renameIfTaken` and the name taken, under the
+    /// unique one JACK gives it (NAME-01 …): that becomes the client's name (a reconnection asks
+    /// for it again).
+    // Thread: NRT (owner)
+    func openClient() throws -> JackAPI {
+        let base = jackOptions.clientName
+        let api = try JackAPI.open(name: base, server: jackOptions.serverName, exact: !jackOptions.renameIfTaken)
+        let name = api.clientName
+        if name != base {
+            jackOptions.clientName = name
+            onNotice?("the JACK client name \(base) is taken: this performance is \(name)")
+        }
+        return api
+    }
+
     // Thread: NRT (owner)
     public func start() throws {
         LargeAllocations.keepOnMmap()
-        let api = try JackAPI.open(name: jackOptions.clientName, server: jackOptions.serverName)
+        let api = try openClient()
         do {
             let ksmps = try Alignment.ksmps(period: api.bufferSize, requested: jackOptions.ksmps)
             let engine = try makeEngine(sampleRate: api.sampleRate, ksmps: ksmps)

@@ -5,6 +5,9 @@ import PodiumRealtime
 /// How to meet JACK.
 public struct JackOptions: Sendable {
     public var clientName = "podium"
+    /// When the client name is taken, take the unique one JACK gives (NAME-01 …: a second
+    /// performance on the same server with the default name); false: the name or an error.
+    public var renameIfTaken = false
     /// The JACK server's name; nil: $JACK_DEFAULT_SERVER or "default".
     public var serverName: String?
     /// Connect our ports to the physical ports.

@@ -47,7 +47,14 @@ extension JackDriver {
         let frame: UInt32?? = lock.withLock { api.map { $0.transportStartingFrame } }
         guard let frame else { return }  // no client (reconnecting)
         guard let n = transportStartWatch.relocation(starting: frame != nil, now: .now), let frame else { return }
-        lock.withLock { api?.locateTransport(frame) }
+        // Asked again just before the locate: a transport that began to roll meanwhile (a loaded
+        // machine can delay this thread between the two) must not be sent back to that frame.
+        let located: Bool = lock.withLock {
+            guard let api, api.transportStartingFrame == frame else { return false }
+            api.locateTransport(frame)
+            return true
+        }
+        guard located else { return }
         if n == 1 {
             onNotice?("JACK transport: the start waited for a client that cannot answer JACK's sync (one opened while it started); located at frame \(frame) again so that it rolls")
         }

@@ -4,6 +4,9 @@ import Foundation
 public struct OSCOptions: Sendable {
     public static let defaultPort: UInt16 = 7770
     public var port: UInt16 = OSCOptions.defaultPort
+    /// When the port is in use: try the next ones, this many ports in all (the default port, for a
+    /// second performance on this machine); 1: that port or an error.
+    public var portTries = 1
     /// The address to listen on: loopback unless the performer says otherwise.
     public var bind = "127.0.0.1"
     /// Sources allowed besides loopback (only meaningful with a non-loopback `bind`).

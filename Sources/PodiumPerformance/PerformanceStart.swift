@@ -128,13 +128,35 @@ extension Performance {
             .appendingPathComponent(((options.orchestra as NSString).lastPathComponent as NSString).deletingPathExtension))
     }
 
+    /// `make(port)` for `first`, then — while the port is in use and `tries` allow — the next ports;
+    /// the first surface made, or the first port's error.
+    // Thread: NRT (owner)
+    func firstFreePort<P: FixedWidthInteger, S>(_ first: P, tries: Int, _ make: (P) throws -> S) throws -> S {
+        var firstError: Error?
+        for i in 0..<max(1, tries) {
+            let (port, overflow) = first.addingReportingOverflow(P(i))
+            if overflow { break }
+            do { return try make(port) } catch let error where PortInUse.means(error) && i + 1 < tries {
+                if firstError == nil { firstError = error }
+            } catch {
+                throw firstError ?? error
+            }
+        }
+        throw firstError ?? PortInUse()
+    }
+
     // Thread: NRT (owner)
     func startOSC(_ driver: JackDriver, recording: Recording, map: OSCMap?) throws {
-        guard let oscOptions = options.osc else { return }
+        guard var oscOptions = options.osc else { return }
         let router = self.router
         do {
             let mapPath = options.mapPath
-            let surface = try OSCSurface(driver: driver, options: oscOptions, reloadSource: options.source, map: map)
+            let wanted = oscOptions.port
+            let surface = try firstFreePort(wanted, tries: oscOptions.portTries) { port in
+                oscOptions.port = port
+                return try OSCSurface(driver: driver, options: oscOptions, reloadSource: options.source, map: map)
+            }
+            if oscOptions.port != wanted { say("podium: OSC port \(wanted) is in use (another performance?): this one takes \(oscOptions.port)") }
             if let mapPath { say("podium: OSC map \(mapPath): \(map?.controls.count ?? 0) controls\((map?.midi.isEmpty ?? true) ? "" : ", \(map!.midi.count) MIDI controllers")") }
             surface.onNotice = { router.notice("osc: \($0)") }
             surface.recording = recording
@@ -151,9 +173,16 @@ extension Performance {
     /// The stage page (a browser surface); a port in use is said, and the music goes on.
     // Thread: NRT (owner)
     func startWeb(_ driver: JackDriver, map: OSCMap?) {
-        guard let webOptions = options.web else { return }
+        guard var webOptions = options.web else { return }
         do {
-            web = try WebSetup.start(driver: driver, options: webOptions, orchestra: options.orchestra, map: map, router: router, say: say)
+            let wanted = webOptions.port
+            // A port in use fails the server's start: the next is tried (a start takes milliseconds).
+            web = try firstFreePort(wanted, tries: webOptions.portTries) { port in
+                webOptions.port = port
+                guard WebSetup.portIsFree(port, bind: webOptions.bind) else { throw PortInUse() }
+                return try WebSetup.start(driver: driver, options: webOptions, orchestra: options.orchestra, map: map, router: router,
+                                          say: port == wanted ? say : { [say] in say($0.replacingOccurrences(of: "the stage page:", with: "the stage page (port \(wanted) is in use: another performance?):")) })
+            }
         } catch {
             say("podium: \(error) — playing without the stage page (--web-port to choose another)")
         }

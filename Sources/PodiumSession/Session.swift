@@ -44,9 +44,15 @@ public final class Session: @unchecked Sendable {
         }
         guard fm.isWritableFile(atPath: root.path) else { throw SessionError.cannotRecord("\(root.path) is not writable") }
         let stamp = SessionFiles.stamp(Date())
+        // mkdir, which fails when the directory exists: two performances started in the same second
+        // with the same orchestra (parts on one machine) each get their own.
         var dir = root.appendingPathComponent("\(stamp)_\(name)")
         var n = 2
-        while fm.fileExists(atPath: dir.path) { dir = root.appendingPathComponent("\(stamp)_\(name)-\(n)"); n += 1 }
+        while mkdir(dir.path, 0o755) != 0 {
+            guard errno == EEXIST else { throw SessionError.cannotRecord("\(dir.path) cannot be created: \(String(cString: strerror(errno)))") }
+            dir = root.appendingPathComponent("\(stamp)_\(name)-\(n)")
+            n += 1
+        }
         directory = dir
         let events = dir.appendingPathComponent("events.log")
         var tally = JournalTally(ksmps: facts.ksmps)

@@ -14,6 +14,8 @@ import Synchronization
 public struct WebOptions: Sendable {
     public static let defaultPort: Int = 7780
     public var port: Int = WebOptions.defaultPort
+    /// When the port is in use: try the next ones, this many ports in all; 1: that port only.
+    public var portTries = 1
     /// Loopback by default; a LAN address for phones and tablets (then a token is required).
     public var bind = "127.0.0.1"
     /// Source ranges allowed besides loopback.
@@ -60,6 +62,8 @@ public final class WebSurface: @unchecked Sendable {
     private final class ServerState: Sendable {
         let port = Mutex<Int?>(nil)
         let failure = Mutex<String?>(nil)
+        /// The failure was the port in use (another performance took it first).
+        let inUse = Mutex(false)
         let ready = DispatchSemaphore(value: 0)
     }
     private let server = ServerState()
@@ -121,6 +125,7 @@ public final class WebSurface: @unchecked Sendable {
         task = Task { [server] in
             do { try await app.runService(gracefulShutdownSignals: []) } catch {
                 server.failure.withLock { $0 = "\(error)" }
+                server.inUse.withLock { $0 = (error as? IOError)?.errnoCode == EADDRINUSE }
                 server.ready.signal()
                 throw error
             }
@@ -128,7 +133,7 @@ public final class WebSurface: @unchecked Sendable {
         guard server.ready.wait(timeout: .now() + 10) == .success, server.port.withLock({ $0 }) != nil else {
             task?.cancel()
             let why = server.failure.withLock { $0 } ?? "it did not start within 10 s"
-            throw WebError("cannot serve the page on \(options.bind):\(options.port): \(why)")
+            throw WebError("cannot serve the page on \(options.bind):\(options.port): \(why)", portInUse: server.inUse.withLock { $0 })
         }
         clients.start()
     }
@@ -160,7 +165,12 @@ public final class WebSurface: @unchecked Sendable {
 
 public struct WebError: Error, CustomStringConvertible {
     public var description: String
-    init(_ d: String) { description = d }
+    /// The page's port was in use.
+    public var portInUse = false
+    init(_ d: String, portInUse: Bool = false) {
+        description = d
+        self.portInUse = portInUse
+    }
 }
 
 /// The page's own files, shipped with the program (no network at run time, no build step):

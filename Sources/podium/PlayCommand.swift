@@ -20,8 +20,8 @@ struct Play: ParsableCommand {
 
     @OptionGroup var orchestra: OrchestraArguments
 
-    @Option(name: .long, help: "JACK client name.")
-    var name = "podium"
+    @Option(name: .long, help: "JACK client name (default: podium; when another client has it, the name JACK gives, podium-01 …, said at the start).")
+    var name: String?
 
     @Option(name: .long, help: "JACK server name (default: $JACK_DEFAULT_SERVER or \"default\").")
     var server: String?
@@ -35,8 +35,8 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "ksmps: a divisor of the JACK period (default: the period).")
     var ksmps: Int?
 
-    @Option(name: .long, help: "UDP port for OSC (0: any free port).")
-    var oscPort: UInt16 = OSCOptions.defaultPort
+    @Option(name: .long, help: "UDP port for OSC (default: 7770, or the next free one when another performance has it; 0: any free port). A port given here that is in use is an error.")
+    var oscPort: UInt16?
 
     @Flag(name: .long, help: "Do not listen for OSC.")
     var noOsc = false
@@ -98,8 +98,8 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "Seconds of wall time the check of one compile may take.")
     var compileTimeLimit = CompileLimits().wallSeconds
 
-    @Option(name: .long, help: "HTTP port of the stage page (the orchestra's controls in a browser).")
-    var webPort = WebOptions.defaultPort
+    @Option(name: .long, help: "HTTP port of the stage page (default: 7780, or the next free one when another performance has it). A port given here that is in use is an error.")
+    var webPort: Int?
 
     @Flag(name: .long, help: "Do not serve the stage page.")
     var noWeb = false
@@ -156,7 +156,7 @@ struct Play: ParsableCommand {
         if noSession && record { throw ValidationError("--record and --no-session: a recording is kept in a session; choose one") }
         for c in webAllow where CIDR(c) == nil { throw ValidationError("--web-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
         if Endpoint.parse(webBind) == nil { throw ValidationError("--web-bind: not an IPv4 address: \(webBind)") }
-        if !(0...65535).contains(webPort) { throw ValidationError("--web-port: \(webPort) is not a port") }
+        if let webPort, !(0...65535).contains(webPort) { throw ValidationError("--web-port: \(webPort) is not a port") }
         for o in webOrigin {
             // An origin is a scheme, a host and an optional port: nothing after them.
             guard let u = URLComponents(string: o), ["http", "https"].contains(u.scheme ?? ""), !(u.host ?? "").isEmpty,
@@ -178,9 +178,11 @@ struct Play: ParsableCommand {
     func performanceOptions(script parsedScript: Script?) -> PerformanceOptions {
         // Always seeded, so that any part of the performance can be recorded and replayed exactly.
         let seed = orchestra.seed ?? UInt32.random(in: 1...OrchestraArguments.largestSeed)
-        var jack = JackOptions(clientName: name, serverName: server, connect: !noConnect, ksmps: ksmps,
+        var jack = JackOptions(clientName: name ?? "podium", serverName: server, connect: !noConnect, ksmps: ksmps,
                                outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20))
         jack.loadLimit = noLoadLimit ? nil : loadLimit / 100
+        // Defaults give way to another performance on this machine; what the performer chose does not.
+        jack.renameIfTaken = name == nil
         jack.tempo = tempo
         jack.quantum = beatsPerBar
         jack.transport = transport
@@ -188,16 +190,20 @@ struct Play: ParsableCommand {
         jack.compileLimits = CompileLimits(cpuSeconds: compileCpuLimit, memoryMiB: compileMemoryLimit, wallSeconds: compileTimeLimit)
         var o = PerformanceOptions(orchestra: orchestra.file, source: orchestra.source, seed: seed, jack: jack, sessions: sessionsDirectory)
         o.startServer = jackServer == .auto
-        let oscOptions = OSCOptions(port: oscPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init), allowRemoteCode: allowRemoteCode,
+        var oscOptions = OSCOptions(port: oscPort ?? OSCOptions.defaultPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init), allowRemoteCode: allowRemoteCode,
                                     allowLinkJoin: link)
+        oscOptions.portTries = oscPort == nil ? Play.defaultTries : 1
         o.osc = noOsc ? nil : oscOptions
         o.oscMap = oscMap
         o.csoundPort = csoundPort.map { port in
             var p = oscOptions
             p.port = port
+            p.portTries = 1
             return p
         }
-        o.web = noWeb ? nil : WebOptions(port: webPort, bind: webBind, allow: webAllow.compactMap(CIDR.init), token: webToken, origins: webOrigin)
+        var web = WebOptions(port: webPort ?? WebOptions.defaultPort, bind: webBind, allow: webAllow.compactMap(CIDR.init), token: webToken, origins: webOrigin)
+        web.portTries = webPort == nil ? Play.defaultTries : 1
+        o.web = noWeb ? nil : web
         o.script = parsedScript
         o.scriptName = script ?? "script"
         o.duration = duration
@@ -213,6 +219,9 @@ struct Play: ParsableCommand {
         o.podiumVersion = Podium.version
         return o
     }
+
+    /// How many client names and ports a default tries: this many performances on one machine.
+    static let defaultTries = 16
 
     func run() throws {
         JackDriver.routeJackMessages(verbose: orchestra.verbose)

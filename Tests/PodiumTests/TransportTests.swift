@@ -12,7 +12,7 @@ import Testing
 /// BBT as Podium writes it, without JACK.
 @Suite("Transport BBT")
 struct TransportBBTTests {
-    @Test("the clock's beat becomes bar, beat and tick (1-based, 1920 ticks) and reads back to itself within a tick")
+    @Test("the clock's beat becomes bar, beat and tick (1-based, 1920 ticks) and reads back to itself within a tick, and exactly with the tick's fraction")
     func bbtOfClock() {
         for (beat, quantum, tempo) in [(0.0, 4.0, 120.0), (5.25, 4, 133), (13.999, 3, 90), (1000.5, 7, 174)] {
             var clock = BeatClock(tempo: tempo, quantum: quantum)
@@ -28,8 +28,12 @@ struct TransportBBTTests {
             #expect(b >= 1 && Double(b) <= quantum)
             #expect(t >= 0 && t < 1920)
             #expect(pos.bar_start_tick == Double(pos.bar - 1) * quantum * 1920)
-            let back = TransportFollower.beat(bar: pos.bar, beat: pos.beat, tick: pos.tick, beatsPerBar: quantum, ticksPerBeat: 1920)
+            let back = TransportFollower.beat(bar: pos.bar, beat: pos.beat, tick: Double(pos.tick), beatsPerBar: quantum, ticksPerBeat: 1920)
             #expect(back <= beat && beat - back < 1.0 / 1920, "beat \(beat) → \(pos.bar)|\(pos.beat)|\(pos.tick) → \(back)")
+            // With the tick's fraction (JackTickDouble) it reads back to the beat itself.
+            #expect(pos.valid.rawValue & JackTickDouble.rawValue != 0)
+            let fine = TransportFollower.beat(bar: pos.bar, beat: pos.beat, tick: pos.tick_double, beatsPerBar: quantum, ticksPerBeat: 1920)
+            #expect(abs(fine - beat) < 1e-9, "beat \(beat) → tick_double \(pos.tick_double) → \(fine)")
         }
     }
 }
@@ -86,7 +90,10 @@ final class TransportTests {
         let r = try run("/usr/bin/timeout", ["-s", "KILL", String(seconds), "/usr/bin/jack_showtime"],
                         environment: ["JACK_DEFAULT_SERVER": server.name, "JACK_NO_START_SERVER": "1"], timeout: 10)
         var seen: [Int64: Double] = [:]
-        for line in r.stdout.split(separator: "\n") where line.contains("state: Rolling") && line.contains("BBT:") {
+        // Killed, jack_showtime leaves its output where its last full buffer ended, often in the
+        // middle of a line ("BBT:   1|2|1" of "1|2|1582"): only whole lines are read.
+        let whole = r.stdout.hasSuffix("\n") ? r.stdout[...] : r.stdout[..<(r.stdout.lastIndex(of: "\n") ?? r.stdout.startIndex)]
+        for line in whole.split(separator: "\n") where line.contains("state: Rolling") && line.contains("BBT:") {
             guard let f = line.split(separator: " ").dropFirst(2).first.flatMap({ Int64($0) }),
                   let bbt = line.components(separatedBy: "BBT:").last?.trimmingCharacters(in: .whitespaces) else { continue }
             let n = bbt.split(separator: "|").compactMap { Int($0) }
@@ -101,8 +108,18 @@ final class TransportTests {
     func expectSteady(_ lines: [(frame: Int64, beats: Double)], tempo: Double) {
         #expect(lines.count >= 10, "jack_showtime printed \(lines.count) rolling BBT lines")
         guard let a = lines.first else { return }
-        let worst = lines.map { l in (l, abs(l.beats - (a.beats + Double(l.frame - a.frame) / 48000 * tempo / 60))) }.max { $0.1 < $1.1 }!
-        #expect(worst.1 < 1.5 / 1920, "at \(tempo) BPM: frame \(worst.0.frame) has BBT beat \(worst.0.beats), \(worst.1) beats off the first line's (\(a.frame), \(a.beats))")
+        // JACK2 publishes the timebase master's BBT only when the master wrote it before the
+        // cycle ended (JackClient::CallTimebaseCallbackAux writes the next state; a late master's
+        // write misses its cycle and the position keeps the last BBT at the new frame): such a
+        // line is one period behind (seen here: a line 256 frames behind in 2 of some 40 runs). Those are counted and
+        // allowed when few; any other difference is not.
+        let period = 256.0 / 48000 * tempo / 60
+        let offs = lines.map { l in (l, (a.beats + Double(l.frame - a.frame) / 48000 * tempo / 60) - l.beats) }
+        let late = offs.filter { abs($0.1 - period) < 1.5 / 1920 }
+        let worst = offs.filter { abs($0.1 - period) >= 1.5 / 1920 }.max { abs($0.1) < abs($1.1) }
+        #expect(worst == nil || abs(worst!.1) < 1.5 / 1920,
+                "at \(tempo) BPM: frame \(worst?.0.frame ?? -1) has BBT beat \(worst?.0.beats ?? -1), \(worst?.1 ?? 0) beats off the first line's (\(a.frame), \(a.beats))")
+        #expect(late.count * 5 <= lines.count, "\(late.count) of \(lines.count) lines a period behind (a master late for JACK's cycle)")
         #expect(lines.last!.frame - a.frame > 4800, "jack_showtime saw the transport roll")
     }
 

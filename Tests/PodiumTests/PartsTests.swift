@@ -1,0 +1,107 @@
+import CJack
+import Foundation
+import PodiumProbe
+import PodiumSession
+import Testing
+
+/// Parts on one machine: several `podium play` on one JACK server, with the defaults, started at
+/// the same moment. JACK2 runs clients that do not feed one another in parallel.
+extension JackSuites {
+@Suite("Parts on one machine", .serialized)
+final class PartsTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    /// `podium play link_steps.csd` on the test's server with the defaults (name, OSC and page ports).
+    func part(_ extra: [String], sessions: URL) throws -> LineChild {
+        try LineChild([Paths.podium, "play", Paths.fixture("link_steps.csd"), "--server", server.name, "--no-connect", "--no-watch",
+                       "--sessions", sessions.path] + extra)
+    }
+
+    /// What a part said at its start: its JACK client, OSC port and page port.
+    struct Started { var client: String; var osc: Int; var page: Int; var said: String }
+
+    func started(_ p: LineChild) -> Started? {
+        let text = p.stderr + p.stdout
+        guard let client = text.firstMatch(of: /— ([a-z0-9-]+): \d+ Hz, period/).map({ String($0.1) }),
+              let osc = text.firstMatch(of: /OSC on 127\.0\.0\.1:(\d+) \(UDP\)/).flatMap({ Int($0.1) }),
+              let page = text.firstMatch(of: /http:\/\/127\.0\.0\.1:(\d+)\/\?token=/).flatMap({ Int($0.1) }) else { return nil }
+        return Started(client: client, osc: osc, page: page, said: text)
+    }
+
+    @Test("two podium play with the defaults started together on one server: the second takes podium-01 and the next free OSC and page ports and says so, keeps its own session; one transport master, one follower: their @beat notes start on the same frame")
+    func twoParts() throws {
+        let dir = Paths.temporaryDirectory("parts")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sessions = dir.appendingPathComponent("Sessions")
+        let master = try part(["--transport", "master"], sessions: sessions)
+        let follower = try part(["--transport", "follow"], sessions: sessions)
+        defer { master.finish(":quit"); follower.finish(":quit") }
+        var parts: [Started] = []
+        for p in [master, follower] {
+            let up = p.ask(":status", every: 0.2, timeout: 20) { $0.contains(" xruns ") } != nil
+            #expect(up, "a part did not start: \(p.stderr.suffix(600))\n\(p.stdout.isEmpty && p.stderr.isEmpty ? p.whereStuck() : "")")
+            if up, let s = started(p) { parts.append(s) }
+        }
+        try #require(parts.count == 2, "what the parts said: \(master.stderr.suffix(600)) / \(follower.stderr.suffix(600))")
+        #expect(Set(parts.map(\.client)) == ["podium", "podium-01"], "\(parts.map(\.client))")
+        #expect(parts[0].osc != parts[1].osc && parts[0].page != parts[1].page, "ports: \(parts.map { ($0.osc, $0.page) })")
+        for s in parts where s.client == "podium-01" {
+            #expect(s.said.contains("the JACK client name podium is taken: this performance is podium-01"), "\(s.said)")
+        }
+        for s in parts where s.osc != 7770 {
+            #expect(s.said.contains("OSC port 7770 is in use (another performance?): this one takes \(s.osc)"), "\(s.said)")
+        }
+        for s in parts where s.page != 7780 {
+            #expect(s.said.contains("the stage page (port 7780 is in use: another performance?):"), "\(s.said)")
+        }
+        let names = [master, follower].compactMap { started($0)?.client }
+
+        // The follower's clock runs from the master's transport: the same beat grid.
+        let capture = try CaptureClient(server: server.name, channels: 2, seconds: 12, name: "partscap")
+        try capture.connect(from: "\(names[0]):out_1", channel: 0)
+        try capture.connect(from: "\(names[1]):out_1", channel: 1)
+        #expect(follower.ask(":tempo", every: 0.1, timeout: 5) { $0.hasPrefix("tempo ") && !$0.contains("(stopped)") } != nil,
+                "the follower's clock rolls with the master's transport: \(follower.lines.suffix(3))")
+        Thread.sleep(forTimeInterval: 1)  // both started (their warm checkers too)
+        capture.start()
+        let sends = 6
+        for i in 0..<sends {
+            Thread.sleep(forTimeInterval: 0.55 + Double(i % 3) * 0.15)
+            master.say("@beat i2 0 0.25 0.5")
+            follower.say("@beat i2 0 0.25 0.5")
+        }
+        Thread.sleep(forTimeInterval: 0.8)
+        capture.stopRecording()
+        let a = capture.onsets(0), b = capture.onsets(1)
+        print("parts: master onsets \(a), follower onsets \(b); capture xruns \(capture.xruns)")
+        #expect(a.count == sends && b.count == sends, "onsets \(a) / \(b)")
+        // A line each part reads on either side of a beat line starts a beat apart: compare each
+        // of the follower's onsets with the nearest of the master's.
+        let apart = b.map { ob in a.map { abs($0 - ob) }.min() ?? .max }
+        #expect(apart.filter { $0 != 0 }.count <= (capture.xruns > 0 ? 1 : 0), "follower − master (frames): \(apart)")
+
+        // Each part kept its own session.
+        master.finish(":quit")
+        follower.finish(":quit")
+        let kept = SessionCatalog.list(sessions)
+        #expect(kept.count == 2 && Set(kept.map(\.directory.path)).count == 2, "sessions: \(kept.map(\.directory.lastPathComponent))")
+    }
+
+    @Test("a port given explicitly that another part holds stays an error, and a taken --name too")
+    func explicitTaken() throws {
+        let dir = Paths.temporaryDirectory("partsexplicit")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try part(["--name", "partone", "--osc-port", "7791", "--no-web"], sessions: dir)
+        defer { first.finish(":quit") }
+        #expect(first.ask(":status", every: 0.2, timeout: 20) { $0.contains(" xruns ") } != nil, "\(first.stderr.suffix(400))")
+        let port = try run(Paths.podium, ["play", Paths.fixture("link_steps.csd"), "--server", server.name, "--no-connect", "--no-repl",
+                                          "--osc-port", "7791", "--no-web", "--no-session", "--duration", "2"], timeout: 30)
+        #expect(port.status == 1 && port.stderr.contains("cannot listen for OSC on 127.0.0.1:7791: Address already in use"), "\(port.stderr)")
+        let name = try run(Paths.podium, ["play", Paths.fixture("link_steps.csd"), "--server", server.name, "--no-connect", "--no-repl",
+                                          "--name", "partone", "--osc-port", "0", "--no-web", "--no-session", "--duration", "2"], timeout: 30)
+        #expect(name.status == 1 && name.stderr.contains("a client named partone already exists (--name to choose another)"), "\(name.stderr)")
+    }
+}
+}
