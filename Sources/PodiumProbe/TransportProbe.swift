@@ -41,26 +41,17 @@ public final class TransportProbe: @unchecked Sendable {
 /// answers "not ready" until `readyAfter` seconds after the transport started to start.
 public final class SlowSyncClient: @unchecked Sendable {
     public let client: OpaquePointer
-    /// The monotonic time (seconds) the first sync call of the current start came, and the wait.
-    final class Box { var firstCall = -1.0; let wait: Double; init(wait: Double) { self.wait = wait } }
-    let box: Box
+    /// What the sync callback reads and writes (plain memory, freed after the client closes).
+    let state: UnsafeMutablePointer<SlowSyncState>
 
     // Thread: the caller's
     public init(server: String, readyAfter seconds: Double, name: String = "slow-sync") throws {
         guard let c = CaptureClient.openClient(name: name, server: server) else { throw TestFailure("slow-sync client could not connect to \(server)") }
         client = c
-        box = Box(wait: seconds)
-        jack_set_process_callback(c, { _, _ in 0 }, nil)
-        jack_set_sync_callback(c, { state, _, arg in
-            // Thread: JACK's process thread of this client (a test's probe: not real-time code)
-            let box = Unmanaged<Box>.fromOpaque(arg!).takeUnretainedValue()
-            var t = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &t)
-            let now = Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-            if state != JackTransportStarting { box.firstCall = -1; return 1 }
-            if box.firstCall < 0 { box.firstCall = now }
-            return now - box.firstCall >= box.wait ? 1 : 0
-        }, Unmanaged.passUnretained(box).toOpaque())
+        state = .allocate(capacity: 1)
+        state.initialize(to: SlowSyncState(firstCall: -1, wait: seconds))
+        jack_set_process_callback(c, slowSyncProcess, nil)
+        jack_set_sync_callback(c, slowSyncAnswer, state)
         jack_activate(c)
     }
 
@@ -69,7 +60,36 @@ public final class SlowSyncClient: @unchecked Sendable {
     public var starting: Bool { jack_transport_query(client, nil) == JackTransportStarting }
     public var rolling: Bool { jack_transport_query(client, nil) == JackTransportRolling }
 
-    deinit { jack_client_close(client) }
+    deinit {
+        jack_client_close(client)
+        state.deallocate()
+    }
+}
+
+/// The slow-sync client's state: when the first sync call of the current start came (monotonic
+/// seconds; -1: none yet) and how long it waits.
+struct SlowSyncState {
+    var firstCall: Double
+    let wait: Double
+}
+
+/// The slow-sync client's process callback: nothing to compute. Checked like Podium's own.
+// Thread: RT (the slow-sync client's JACK thread)
+@_noLocks @_noAllocation
+func slowSyncProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 { 0 }
+
+/// The slow-sync client's sync callback: "not ready" until its wait has passed since the start began.
+// Thread: RT (the slow-sync client's JACK thread)
+@_noLocks @_noAllocation
+func slowSyncAnswer(_ transport: jack_transport_state_t, _ pos: UnsafeMutablePointer<jack_position_t>?, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let arg else { return 1 }
+    let s = arg.assumingMemoryBound(to: SlowSyncState.self)
+    var t = timespec()
+    _ = _unsafePerformance { clock_gettime(CLOCK_MONOTONIC, &t) }
+    let now = Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    if transport != _unsafePerformance({ JackTransportStarting }) { s.pointee.firstCall = -1; return 1 }
+    if s.pointee.firstCall < 0 { s.pointee.firstCall = now }
+    return now - s.pointee.firstCall >= s.pointee.wait ? 1 : 0
 }
 
 /// JACK's `jack_transport` (jackd2's example client): commands on its stdin (`play`, `stop`,
