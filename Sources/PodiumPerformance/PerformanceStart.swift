@@ -128,21 +128,16 @@ extension Performance {
             .appendingPathComponent(((options.orchestra as NSString).lastPathComponent as NSString).deletingPathExtension))
     }
 
-    /// `make(port)` for `first`, then — while the port is in use and `tries` allow — the next ports;
-    /// the first surface made, or the first port's error.
+    /// `make(port)` for `first`, then — while the port is in use and `tries` allow — the next ports:
+    /// the first surface made; any other failure, or the last port's, as it is.
     // Thread: NRT (owner)
     func firstFreePort<P: FixedWidthInteger, S>(_ first: P, tries: Int, _ make: (P) throws -> S) throws -> S {
-        var firstError: Error?
         for i in 0..<max(1, tries) {
             let (port, overflow) = first.addingReportingOverflow(P(i))
             if overflow { break }
-            do { return try make(port) } catch let error where PortInUse.means(error) && i + 1 < tries {
-                if firstError == nil { firstError = error }
-            } catch {
-                throw firstError ?? error
-            }
+            do { return try make(port) } catch let error where PortInUse.means(error) && i + 1 < tries {}
         }
-        throw firstError ?? PortInUse()
+        throw PortInUse()
     }
 
     // Thread: NRT (owner)
@@ -176,12 +171,11 @@ extension Performance {
         guard var webOptions = options.web else { return }
         do {
             let wanted = webOptions.port
-            // A port in use fails the server's start: the next is tried (a start takes milliseconds).
+            // A port in use fails the server's start (WebError.portInUse): the next is tried.
             web = try firstFreePort(wanted, tries: webOptions.portTries) { port in
                 webOptions.port = port
-                guard WebSetup.portIsFree(port, bind: webOptions.bind) else { throw PortInUse() }
-                return try WebSetup.start(driver: driver, options: webOptions, orchestra: options.orchestra, map: map, router: router,
-                                          say: port == wanted ? say : { [say] in say($0.replacingOccurrences(of: "the stage page:", with: "the stage page (port \(wanted) is in use: another performance?):")) })
+                if port != wanted { say("podium: stage page port \(port - 1) is in use (another performance?): trying \(port)") }
+                return try WebSetup.start(driver: driver, options: webOptions, orchestra: options.orchestra, map: map, router: router, say: say)
             }
         } catch {
             say("podium: \(error) — playing without the stage page (--web-port to choose another)")

@@ -15,15 +15,16 @@ struct PortInUse: Error, CustomStringConvertible {
     }
 }
 
-extension WebSetup {
-    /// Whether a TCP listener could bind `port` on `bind` now (SO_REUSEADDR, as the server sets it).
-    // Thread: NRT (owner)
-    static func portIsFree(_ port: Int, bind: String) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+/// Whether a port could be bound now (`podium doctor`'s look at the OSC and page ports): TCP with
+/// SO_REUSEADDR, as the page's server binds (a port in TIME_WAIT is free to it).
+public enum PortProbe {
+    // Thread: any
+    public static func isFree(_ port: Int, udp: Bool, bind: String) -> Bool {
+        let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return true }
         defer { close(fd) }
         var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if !udp { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = UInt16(truncatingIfNeeded: port).bigEndian

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PodiumHost
+import PodiumPerformance
 
 /// What `podium doctor` finds, one line each: what it is, what it means for a show, and the fix.
 struct Finding {
@@ -161,15 +162,8 @@ enum DoctorChecks {
 
     /// A port Podium listens on: free, or taken by whom.
     static func port(_ port: Int, udp: Bool, bind host: String, what: String, option: String) -> Finding {
-        let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = UInt16(port).bigEndian
-        addr.sin_addr.s_addr = inet_addr(host)
-        let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         let name = "\(what) port \(udp ? "UDP" : "TCP") \(port)"
-        if rc == 0 { return Finding(level: .ok, check: name, found: "free on \(host)") }
+        if PortProbe.isFree(port, udp: udp, bind: host) { return Finding(level: .ok, check: name, found: "free on \(host)") }
         let owner = portOwner(port, udp: udp).map { " by \($0)" } ?? ""
         return Finding(level: .warning, check: name, found: "in use\(owner): podium play takes the next free port and says which",
                        fix: "to keep \(port), stop what uses it; or choose one: podium play \(option) N")

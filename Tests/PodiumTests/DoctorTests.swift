@@ -39,17 +39,15 @@ struct DoctorTests {
 
     @Test("the OSC and page ports: free, or in use by a named process with the option that chooses another")
     func portsInUse() throws {
-        let udp = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0), tcp = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(udp); close(tcp) }
-        let oscPort = try bindLoopback(udp), webPort = try bindLoopback(tcp)
-        #expect(listen(tcp, 1) == 0)
+        var udp: PortBlocker? = try PortBlocker(), tcp: PortBlocker? = try PortBlocker(tcp: true)
+        let oscPort = Int(udp!.port), webPort = Int(tcp!.port)
         let r = try doctor(["--osc-port", "\(oscPort)", "--web-port", "\(webPort)"])
         let me = "(pid \(getpid()))"
         let osc = finding(r.stdout, "OSC port UDP \(oscPort)") ?? "", web = finding(r.stdout, "stage page port TCP \(webPort)") ?? ""
         #expect(osc.hasPrefix("! OSC port UDP \(oscPort): in use by ") && osc.contains(me) && osc.contains("--osc-port N"), "\(r.stdout)")
         #expect(web.hasPrefix("! stage page port TCP \(webPort): in use by ") && web.contains(me) && web.contains("--web-port N"), "\(r.stdout)")
-        close(udp)
-        close(tcp)
+        udp = nil
+        tcp = nil
         let free = try doctor(["--osc-port", "\(oscPort)", "--web-port", "\(webPort)"])
         #expect(finding(free.stdout, "OSC port UDP \(oscPort)") == "✔ OSC port UDP \(oscPort): free on 127.0.0.1", "\(free.stdout)")
         #expect(finding(free.stdout, "stage page port TCP \(webPort)") == "✔ stage page port TCP \(webPort): free on 127.0.0.1", "\(free.stdout)")
@@ -82,17 +80,5 @@ struct DoctorTests {
         #expect(r.status == 1)
     }
 
-    /// Binds `fd` to a free loopback port (the kernel's choice); the port.
-    func bindLoopback(_ fd: Int32) throws -> Int {
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let rc = withUnsafeMutablePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
-        }
-        guard rc else { throw TestFailure("bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: addr.sin_port))
-    }
 }
 }

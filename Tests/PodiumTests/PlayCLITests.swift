@@ -60,7 +60,7 @@ final class PlayCLITests {
         let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--no-connect", "--osc-port", "0", "--osc-map", map])
         #expect(r.status == 1)
         #expect(r.stderr.contains("channels the orchestra does not declare: nosuch"))
-        let blocker = try UDPBlocker()
+        let blocker = try PortBlocker()
         let r2 = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--no-connect", "--osc-port", "\(blocker.port)"])
         #expect(r2.status == 1)
         #expect(r2.stderr.contains("cannot listen for OSC on 127.0.0.1:\(blocker.port): Address already in use"))
@@ -88,12 +88,12 @@ final class PlayCLITests {
 }
 }
 
-/// Holds a UDP port on loopback (to make podium's bind fail).
-final class UDPBlocker {
+/// Holds a free loopback port (the kernel's choice) to make a bind fail: UDP, or TCP listening.
+final class PortBlocker {
     let fd: Int32
     let port: UInt16
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    init(tcp: Bool = false) throws {
+        let fd = socket(AF_INET, Int32(tcp ? SOCK_STREAM.rawValue : SOCK_DGRAM.rawValue), 0)
         self.fd = fd
         var a = sockaddr_in()
         a.sin_family = sa_family_t(AF_INET)
@@ -102,6 +102,7 @@ final class UDPBlocker {
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         port = UInt16(bigEndian: a.sin_port)
+        if tcp { listen(fd, 1) }
     }
     deinit { close(fd) }
 }
