@@ -103,23 +103,25 @@ final class TransportTests {
         return seen.keys.sorted().map { ($0, seen[$0]!) }
     }
 
-    /// Checks that every line's beat advances with the frames at `tempo` from the first line's
-    /// (BBT ticks truncate: within a tick and a half); returns the lines.
+    /// Checks that every line's beat advances with the frames at `tempo`: each line's beat less
+    /// its frame's beats at `tempo` is the same for all (within a tick and a half: BBT ticks truncate).
     func expectSteady(_ lines: [(frame: Int64, beats: Double)], tempo: Double) {
         #expect(lines.count >= 10, "jack_showtime printed \(lines.count) rolling BBT lines")
         guard let a = lines.first else { return }
-        // JACK2 publishes the timebase master's BBT only when the master wrote it before the
-        // cycle ended (JackClient::CallTimebaseCallbackAux writes the next state; a late master's
-        // write misses its cycle and the position keeps the last BBT at the new frame): such a
-        // line is one period behind (seen here: a line 256 frames behind in 2 of some 40 runs). Those are counted and
-        // allowed when few; any other difference is not.
-        let period = 256.0 / 48000 * tempo / 60
-        let offs = lines.map { l in (l, (a.beats + Double(l.frame - a.frame) / 48000 * tempo / 60) - l.beats) }
-        let late = offs.filter { abs($0.1 - period) < 1.5 / 1920 }
-        let worst = offs.filter { abs($0.1 - period) >= 1.5 / 1920 }.max { abs($0.1) < abs($1.1) }
-        #expect(worst == nil || abs(worst!.1) < 1.5 / 1920,
-                "at \(tempo) BPM: frame \(worst?.0.frame ?? -1) has BBT beat \(worst?.0.beats ?? -1), \(worst?.1 ?? 0) beats off the first line's (\(a.frame), \(a.beats))")
-        #expect(late.count * 5 <= lines.count, "\(late.count) of \(lines.count) lines a period behind (a master late for JACK's cycle)")
+        // JACK2 keeps the transport position double-buffered (the engine advances the frame, the
+        // master writes its BBT into the next state in JackClient::CallTimebaseCallbackAux): a
+        // line read at a cycle's turn can pair a frame with the BBT of the period before or after
+        // (seen here in about 1 run of 20, one period behind or ahead, the first line or a later
+        // one). Those are counted and allowed when few; any other difference is not.
+        let period = 256.0 / 48000 * tempo / 60, tick = 1.0 / 1920
+        let offsets = lines.map { l in (l, l.beats - Double(l.frame) / 48000 * tempo / 60) }
+        let reference = offsets.map(\.1).sorted()[offsets.count / 2]
+        let turn = offsets.filter { abs(abs($0.1 - reference) - period) < 1.5 * tick }
+        let worst = offsets.filter { abs($0.1 - reference) >= 1.5 * tick && abs(abs($0.1 - reference) - period) >= 1.5 * tick }
+            .max { abs($0.1 - reference) < abs($1.1 - reference) }
+        let off = (worst?.1 ?? reference) - reference
+        #expect(worst == nil, "at \(tempo) BPM: frame \(worst?.0.frame ?? -1) has BBT beat \(worst?.0.beats ?? -1), \(off) beats off the other lines' (first line \(a.frame), \(a.beats))")
+        #expect(turn.count * 5 <= lines.count, "\(turn.count) of \(lines.count) lines a period off (read at a cycle's turn)")
         #expect(lines.last!.frame - a.frame > 4800, "jack_showtime saw the transport roll")
     }
 
