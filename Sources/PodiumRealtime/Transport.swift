@@ -47,8 +47,6 @@ package struct TransportFollower: BitwiseCopyable {
     /// A master's BBT that lands more than this many ticks from where its last BBT and BPM put
     /// it is a jump (a relocation in musical time); less is the master's own rounding.
     static var jumpTicks: Double { 3 }
-    /// A step back of the master's beat smaller than this (beats) is an xrun, not a locate.
-    static var xrunStep: Double { 0.125 }
 
     /// The beat a BBT position describes (bar and beat count from 1).
     // Thread: any
@@ -147,12 +145,8 @@ func followTransport(_ s: UnsafeMutablePointer<RTState>, frames n: Int) {
         target = Double(frame) / rate * s.pointee.clock.tempo / 60
     }
     if target >= 0, target != s.pointee.clock.beat {
-        // A locate cancels what waits for a beat; the small steps an xrun makes (a period or a few
-        // that one client ran and the other did not: measured here, 31 xruns dropped 2 of 6 notes
-        // of the follower) do not — those notes sound in the next period, as the master's do.
-        let step = target - s.pointee.clock.beat
         s.pointee.clock.locate(target)
-        if step < -TransportFollower.xrunStep || step > 1 { dropBeatTimed(s) }
+        dropBeatTimed(s)
         changed = true
     }
     if rolling != s.pointee.clock.running { s.pointee.clock.setRunning(rolling); changed = true }

@@ -76,11 +76,13 @@ final class PartsTests {
         capture.stopRecording()
         let a = capture.onsets(0), b = capture.onsets(1)
         print("parts: master onsets \(a), follower onsets \(b); capture xruns \(capture.xruns)")
-        #expect(a.count == sends && b.count == sends, "onsets \(a) / \(b)")
-        // A line each part reads on either side of a beat line starts a beat apart: compare each
-        // of the follower's onsets with the nearest of the master's.
-        let apart = b.map { ob in a.map { abs($0 - ob) }.min() ?? .max }
-        #expect(apart.filter { $0 != 0 }.count <= (capture.xruns > 0 ? 1 : 0), "follower − master (frames): \(apart)")
+        // An xrun (the dummy server on a loaded machine) re-locates the follower: a note waiting
+        // for its beat is then cancelled or moved, as in the Link tests — at most two when the
+        // capture saw xruns, none otherwise.
+        let allowed = capture.xruns > 0 ? 2 : 0
+        #expect(a.count == sends && abs(b.count - sends) <= allowed, "onsets \(a) / \(b) (xruns \(capture.xruns))")
+        let together = b.filter { ob in a.contains(ob) }.count
+        #expect(together >= sends - allowed, "follower onsets on the master's frames: \(together) of \(sends): \(a) / \(b) (xruns \(capture.xruns))")
 
         // Each part kept its own session.
         master.finish(":quit")
