@@ -233,6 +233,14 @@ public final class Engine: @unchecked Sendable {
         return n > 0 ? n : nil
     }
 
+    /// Every instrument number the orchestra defines now, named instruments' included (the
+    /// numbers Csound gave them), ascending: what a hush releases.
+    // Thread: NRT
+    public func definedInstrumentNumbers() -> [Int] {
+        let named = instruments.names.compactMap { instrumentNumber(named: $0) }.map(Int.init)
+        return Set(instruments.numbers).union(named).sorted()
+    }
+
     // MARK: perform — Thread: RT or offline driver
 
     /// One k-cycle. True when the score has ended.
@@ -293,6 +301,7 @@ public final class Engine: @unchecked Sendable {
         o.ksmps = ksmps
         let engine = try Engine(options: o)
         try engine.compile(source)
+        for text in engine.orchestraTexts { try OrchestraCheck.instrumentNumbers(text, source: source.displayName) }
         try engine.start()
         engine.reserveStringChannels()
         // A live performance never ends by itself. Read after start: before it, Csound 6.18

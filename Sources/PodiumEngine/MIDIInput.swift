@@ -7,6 +7,8 @@ struct MIDIInputQueue: ~Copyable {
     let bytes: UnsafeMutablePointer<UInt8>
     var count = 0
     var read = 0
+    /// A note-on has been added since the engine started (see `RTEngine.untied`).
+    var noteOnSeen = false
 }
 
 let midiQueueCapacity = 4096
@@ -65,8 +67,13 @@ public struct RealtimeMIDIInput: @unchecked Sendable {
         let base = queue.pointee.bytes
         for i in 0..<count { base[at + i] = bytes[i] }
         queue.pointee.count = at + count
+        if count >= 3, bytes[0] & 0xF0 == 0x90, bytes[2] != 0 { queue.pointee.noteOnSeen = true }
         return true
     }
+
+    /// Whether a note-on has reached this engine's MIDI input (Csound started MIDI notes).
+    // Thread: RT (the performing thread)
+    public var noteOnSeen: Bool { @inline(__always) get { queue.pointee.noteOnSeen } }
 }
 
 /// Csound opens host MIDI input: its user data is this engine's MIDI queue.

@@ -149,6 +149,19 @@ public enum OrchestraCheck {
             "error: \(code.prefix(80)) (line \(line)) needs \(mebibytes(bytes)), over the budget of \(mebibytes(Double(limits.tableBytes))) for one table or array (a quarter of --compile-memory-limit \(limits.memoryMiB) MiB); not compiled"]))
     }
 
+    /// The highest instrument number a performance accepts. Csound 6.18's `active 0` (the
+    /// host's voice count, `podium_voices`, every k-cycle) walks every number up to the highest
+    /// defined: measured 1.4 ns a number, so an `instr 999999` alone took 105 % of a 5.3 ms period
+    /// (4 k-cycles) and the stream ran in xruns; 9999 costs 14 µs a k-cycle.
+    public static var maximumInstrumentNumber: Int { 9999 }
+
+    /// An instrument number over `maximumInstrumentNumber`: refused, naming it.
+    public static func instrumentNumbers(_ text: String, source: String) throws {
+        guard let high = InstrumentTable.declared(in: text).numbers.max(), high > maximumInstrumentNumber else { return }
+        throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+            "error: instr \(high): a performance takes instrument numbers 1 to \(maximumInstrumentNumber) (Csound counts the voices by walking every number up to the highest, every k-cycle); give it a lower number or a name; not compiled"]))
+    }
+
     static func mebibytes(_ bytes: Double) -> String {
         bytes >= 1_073_741_824 ? String(format: "%.1f GiB", bytes / 1_073_741_824) : String(format: "%.0f MiB", bytes / 1_048_576)
     }

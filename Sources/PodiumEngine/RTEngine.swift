@@ -44,9 +44,29 @@ public struct RTEngine: @unchecked Sendable {
     /// thread; no other thread takes it during a performance (the host then uses only
     /// Csound's async calls and cached channel pointers), so it is never contended.
     // Thread: RT (JACK process callback) or offline driver
+    /// Once MIDI notes play, p1 is first made `untied` (written back into `pfields`, so that
+    /// what is journaled is what Csound got).
     @_noLocks @_noAllocation @inline(__always)
-    public func scoreEvent(_ pfields: UnsafePointer<Double>, count: Int) {
+    public func scoreEvent(_ pfields: UnsafeMutablePointer<Double>, count: Int) {
+        if count > 0 { if midi.queue.pointee.noteOnSeen { pfields[0] = RTEngine.untied(pfields[0]) } }
         _unsafePerformance { _ = csoundScoreEvent(csound, CChar(UInt8(ascii: "i")), pfields, count) }
+    }
+
+    /// A whole instrument number moved by 1e-9 (away from zero), any other p1 as it is.
+    /// Csound 6.18 ties a score event onto a playing instance of indefinite duration with the
+    /// same p1, and a MIDI-started note is one (p1 = its instrument's number): the tie makes it
+    /// a score note but leaves it in the key's MIDI list, and the key's note-off then frees it
+    /// a second time. Csound's free list, then its active list, becomes a cycle and
+    /// `csoundPerformKsmps` never returns (reproduced with libcsound alone: note-on on channel 2,
+    /// `i2 0 0.002`, note-off, `i2 0 1`, `i2 0 0.002`; found by the fuzz). So once an engine has
+    /// had a note-on, events from the surfaces never carry a whole p1: they start their own
+    /// instances, and ties among them (`i1 0 -1`, then `i1 0 2` or `i -1`) still meet, the same
+    /// nudge on both. The orchestra reads p1 as 1.000000001: `int(p1)` and `active` are unchanged.
+    // Thread: RT (JACK process callback) or offline driver
+    @_noLocks @_noAllocation @inline(__always)
+    public static func untied(_ p1: Double) -> Double {
+        guard p1 != 0, p1 > -1_000_000, p1 < 1_000_000, Double(Int64(p1)) == p1 else { return p1 }
+        return p1 > 0 ? p1 + 1e-9 : p1 - 1e-9
     }
 
     /// An `f` statement (a function table) now, as `scoreEvent` (the GEN routine runs here).
@@ -76,18 +96,18 @@ public struct RTEngine: @unchecked Sendable {
         return true
     }
 
-    /// Hush: every instance of instruments 1…`bound` released, with its release segment (Csound's
-    /// `csoundKillInstance`, mode 0 — all instances — with release), the host's `podium_voices`
-    /// spared. An instrument number that is not defined or has no instance is passed over by
-    /// Csound before it does anything. Takes Csound's API lock, as `scoreEvent` does: call it
-    /// between k-cycles, on the performing thread.
+    /// Hush, one instrument: every instance of instrument `number` released, with its release
+    /// segment (Csound's `csoundKillInstance`, mode 0 — all instances — with release); the host's
+    /// `podium_voices` is spared. A number that is not defined or has no instance is passed over
+    /// by Csound before it does anything. Takes Csound's API lock, as `scoreEvent` does: call it
+    /// between k-cycles, on the performing thread. A hush calls it for each instrument the
+    /// orchestra defines (a list the driver keeps), never for every number up to the highest:
+    /// an `instr 999999` would make that a million calls inside one callback.
     // Thread: RT (JACK process callback) or offline driver
     @_noLocks @_noAllocation
-    public func hush(upTo bound: Int) {
-        guard bound >= 1 else { return }
-        for i in 1...min(bound, 1_000_000) where Double(i) != voicesInstrument {
-            _unsafePerformance { _ = csoundKillInstance(csound, Double(i), nil, 0, 1) }
-        }
+    public func release(instrument number: Int) {
+        guard number >= 1, Double(number) != voicesInstrument else { return }
+        _unsafePerformance { _ = csoundKillInstance(csound, Double(number), nil, 0, 1) }
     }
 
     /// Atomic store into a cached control channel.

@@ -58,6 +58,8 @@ public final class JackDriver: @unchecked Sendable {
 
     /// Serialises handovers to the audio thread with the activation that lets callbacks run.
     let handoverLock = NSLock()
+    /// Serialises writers of the hush list (`updateInstrumentBound`).
+    let hushListLock = NSLock()
     /// Seconds a handover waits for the callback before it is withdrawn (see EngineHandover.swift).
     public var handoverTimeout: Double = 10
     /// `restartEngine`: the ksmps asked for, the supervisor's answer.
@@ -176,6 +178,7 @@ public final class JackDriver: @unchecked Sendable {
         lock.withLock {
             if let api {
                 if jackOptions.transport == .master { api.releaseTimebase() }
+                parkCallback()
                 api.deactivate()
                 state.pointee.callbacksMayRun.store(false, ordering: .releasing)
                 for p in inPorts + outPorts + [midiPort, midiOutPort].compactMap({ $0 }) { api.unregisterPort(p) }
@@ -189,6 +192,22 @@ public final class JackDriver: @unchecked Sendable {
         // The journal is complete through the last k-cycle performed: a session's length.
         let last = state.pointee.cycleNow.load(ordering: .acquiring) - 1
         if wasRunning, last >= 0 { journal.sync(through: last) }
+    }
+
+    /// Keeps the callback out of Csound from now on, and returns once a callback that was
+    /// already inside has ended (the callback's own time: no timeout). Called before the client
+    /// is deactivated or closed: JACK2 then cancels its process thread asynchronously
+    /// (`JackPosixThread`, `PTHREAD_CANCEL_ASYNCHRONOUS`), and a thread cancelled inside
+    /// `csoundPerformKsmps` or `csoundKillInstance` would leave Csound's API lock held for ever:
+    /// the engine's destruction (`csoundCleanup`) would then wait on it. `attach` lets it perform
+    /// again. Sequentially consistent on both sides (the callback counts itself in, then reads
+    /// `paused`; this stores `paused`, then reads the count).
+    // Thread: NRT (owner or supervisor)
+    func parkCallback() {
+        state.pointee.paused.store(true, ordering: .sequentiallyConsistent)
+        let seq = state.pointee.callbackSeq.load(ordering: .sequentiallyConsistent)
+        guard seq & 1 == 1 else { return }
+        while state.pointee.callbackSeq.load(ordering: .acquiring) == seq { Thread.sleep(forTimeInterval: 0.00005) }
     }
 
     /// The client's full name and sample rate/period, for messages.
@@ -309,6 +328,7 @@ public final class JackDriver: @unchecked Sendable {
         state.pointee.follower = TransportFollower.fresh
         if jackOptions.transport == .master { try api.becomeTimebaseMaster(state: UnsafeMutableRawPointer(state)) }
         try handoverLock.withLock {
+            state.pointee.paused.store(false, ordering: .releasing)  // parked by a stop or a lost server
             state.pointee.callbacksMayRun.store(true, ordering: .releasing)
             do { try api.activate() } catch {
                 state.pointee.callbacksMayRun.store(false, ordering: .releasing)

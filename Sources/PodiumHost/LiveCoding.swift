@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 import Foundation
 import PodiumEngine
@@ -56,6 +57,7 @@ extension JackDriver {
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
         try OrchestraCheck.tables(text, source: source, limits: jackOptions.compileLimits)
+        try OrchestraCheck.instrumentNumbers(text, source: source)
         guard compileBudget.admit() else { throw EngineError.compile(CompileFailure(source: source, diagnostics: [compileBudget.refusal])) }
     }
 
@@ -87,14 +89,23 @@ extension JackDriver {
         return UInt64(marker)
     }
 
-    /// A hush releases instruments 1 through the highest number the orchestra defines: stored
-    /// for the audio thread after each engine and each compile (named instruments' numbers are
-    /// the ones Csound gave them, read from their `podium.instr.NAME` channels).
+    /// What a hush releases: the instruments the orchestra defines (named instruments' numbers
+    /// are the ones Csound gave them), stored for the audio thread after each engine and each
+    /// compile, with the highest number (journaled with a hush).
     // Thread: NRT (the owner, the supervisor, the compile thread)
     func updateInstrumentBound(_ engine: Engine) {
-        let numbered = engine.instruments.numbers.max() ?? 0
-        let named = engine.instruments.names.compactMap { engine.instrumentNumber(named: $0) }.map(Int.init).max() ?? 0
-        state.pointee.instrumentBound.store(max(numbered, named), ordering: .relaxed)
+        let numbers = engine.definedInstrumentNumbers()
+        hushListLock.withLock {
+            let kept = min(numbers.count, RTLimits.hushCapacity)
+            // Fewer numbers first, then the slots: a hush meanwhile reads only slots it may.
+            if kept < state.pointee.hushCount.load(ordering: .relaxed) { state.pointee.hushCount.store(kept, ordering: .releasing) }
+            for (i, n) in numbers.prefix(kept).enumerated() { podium_counter_store(state.pointee.hushNumbers + i, UInt64(n)) }
+            state.pointee.hushCount.store(kept, ordering: .releasing)
+            state.pointee.instrumentBound.store(numbers.last ?? 0, ordering: .relaxed)
+        }
+        if numbers.count > RTLimits.hushCapacity {
+            onNotice?("the orchestra defines \(numbers.count) instruments: a hush releases the lowest \(RTLimits.hushCapacity) numbers only")
+        }
     }
 
     /// Csound 6.18 runs a compile's global code (ftgen, GEN routines, vco2init) on the audio

@@ -157,6 +157,7 @@ extension JackDriver {
     func reconnect() {
         onNotice?("JACK server went away: the engine keeps its state; waiting for a server")
         lock.withLock {
+            if api != nil { parkCallback() }
             api?.close()
             api = nil
             inPorts = []

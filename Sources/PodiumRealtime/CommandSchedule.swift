@@ -139,7 +139,7 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
             command.pfields[1] += (offset + 0.25) / s.pointee.sampleRate
         }
         let count = Int(command.count)
-        withUnsafeBytes(of: &command.pfields) { p in
+        withUnsafeMutableBytes(of: &command.pfields) { p in
             engine.scoreEvent(p.baseAddress!.assumingMemoryBound(to: Double.self), count: count)
         }
         s.pointee.budget -= 1

@@ -1,7 +1,9 @@
+import CAtomics
 import PodiumEngine
 
 // Hush (`:hush`, `/podium/hush`, the page's button, CC 123 on midi_in): in the k-cycle it
-// applies in, every playing note is released with its release segment (`RTEngine.hush`), every
+// applies in, every playing note of each instrument the orchestra defines is released with its
+// release segment (`RTEngine.release`, over `RTState.hushNumbers`), every
 // command waiting in the schedule is dropped (notes timed for later, loop iterations already
 // posted), and all notes off goes out on every channel of midi_out after that k-cycle's
 // messages. The live loops stop on their own thread (the supervisor sees the `.hush` record).
@@ -12,7 +14,13 @@ import PodiumEngine
 @_noLocks @_noAllocation
 func hushNow(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, cycleStart: Int64) {
     let bound = s.pointee.instrumentBound.load(ordering: .relaxed)
-    engine.hush(upTo: bound)
+    let count = s.pointee.hushCount.load(ordering: .acquiring)
+    var i = 0
+    while i < count {  // the driver stores at most RTLimits.hushCapacity
+        let number = _unsafePerformance { podium_counter_load(s.pointee.hushNumbers + i) }
+        engine.release(instrument: number < 1 << 31 ? Int(number) : 0)
+        i += 1
+    }
     if s.pointee.scheduled > 0 {
         counterAdd(s, .droppedByHush, UInt64(s.pointee.scheduled))
         s.pointee.scheduled = 0

@@ -22,7 +22,8 @@ import PodiumEngine
 package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
     guard let arg else { return 0 }
     let s = arg.assumingMemoryBound(to: RTState.self)
-    s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing)
+    // Counted in before `paused` is read (the driver parks the callback the other way round).
+    s.pointee.callbackSeq.add(1, ordering: .sequentiallyConsistent)
     defer { s.pointee.callbackSeq.add(1, ordering: .acquiringAndReleasing) }
     let started = _unsafePerformance { podium_now_ns() }
     let startedCPU = _unsafePerformance { podium_thread_cpu_ns() }
@@ -35,7 +36,7 @@ package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoi
     fetchBuffers(s, s.pointee.outPorts, into: s.pointee.outBuffers, count: s.pointee.outCount, frames: n)
 
     var performed = false
-    if let engine = s.pointee.engine, !s.pointee.paused.load(ordering: .acquiring) {
+    if let engine = s.pointee.engine, !s.pointee.paused.load(ordering: .sequentiallyConsistent) {
         if n % engine.ksmps != 0 {
             s.pointee.misalignedPeriod.store(n, ordering: .releasing)
         } else {

@@ -78,6 +78,8 @@ package enum RTLimits {
     package static var maxRings: Int { 8 }
     package static var scheduleCapacity: Int { 1024 }
     package static var momentaryCapacity: Int { 256 }
+    /// Instrument numbers a hush releases (the lowest ones when an orchestra defines more).
+    package static var hushCapacity: Int { 4096 }
     /// Notes and tables one callback starts at most: more wait for the next callback (counted),
     /// so that no burst of input can make one callback overrun by much.
     package static var eventsPerCallback: Int { 128 }
@@ -131,8 +133,13 @@ package struct RTState: ~Copyable {
     /// The engine's refusal counts already reported (reset when an engine is adopted).
     package var midiOutRefusedSeen: UInt64 = 0
     /// The highest instrument number the orchestra defines (the driver stores it after each
-    /// compile): a hush releases instruments 1 through it.
+    /// compile; a hush journals it, and a replay releases the defined instruments up to it).
     package let instrumentBound = Atomic<Int>(0)
+    /// NRT → RT: the instrument numbers the orchestra defines, ascending (`RTLimits.hushCapacity`
+    /// slots, each a relaxed atomic; `hushCount` of them valid, stored after the slots): what a
+    /// hush releases. A hush racing a compile reads each number whole, from either list.
+    package let hushNumbers: UnsafeMutablePointer<UInt64>
+    package let hushCount = Atomic<Int>(0)
     /// A hush applied before this k-cycle: all notes off goes out on midi_out after its messages.
     package var hushMIDI = false
     /// MIDI clock: 0 off, 1 out (MIDIClockOut.swift), 2 in (MIDIClockIn.swift); set before activation.
@@ -271,6 +278,8 @@ package struct RTState: ~Copyable {
         deferredStrings = .allocate(capacity: RTLimits.deferredStringCapacity)
         stats = .allocate(capacity: RTLimits.statCount)
         stats.initialize(repeating: 0, count: RTLimits.statCount)
+        hushNumbers = .allocate(capacity: RTLimits.hushCapacity)
+        hushNumbers.initialize(repeating: 0, count: RTLimits.hushCapacity)
         self.applied = applied
     }
 
@@ -283,6 +292,7 @@ package struct RTState: ~Copyable {
         schedule.deallocate()
         deferredStrings.deallocate()
         stats.deallocate()
+        hushNumbers.deallocate()
         levels.deallocate()
     }
 }

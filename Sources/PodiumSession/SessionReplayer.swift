@@ -190,7 +190,7 @@ public final class SessionReplayer {
                     case let .clock(_, state):
                         beatClock.restore(state)
                     case let .hush(_, bound):
-                        rt.hush(upTo: bound)
+                        for number in engine.definedInstrumentNumbers() where number <= bound { rt.release(instrument: number) }
                         if recording(cycle) {
                             // As the callback: all notes off on every channel, after the k-cycle's messages.
                             hushAt = frames

@@ -178,4 +178,37 @@ struct EngineTests {
             try engine.start()
         } throws: { error in "\(error)".contains("inconsistent sr, kr, ksmps") }
     }
+
+    @Test("a score event never ties onto a MIDI note: Csound 6.18 froze csoundPerformKsmps for good on note-on (channel 2), i2 0 0.002, note-off, i2 0 1, i2 0 0.002 (the tie leaves the note in its key's list and the note-off frees it twice); once a note-on came in, events carry p1 off the whole number")
+    func scoreEventNeverTiesOntoMIDINote() throws {
+        #expect(RTEngine.untied(2) == 2 + 1e-9 && RTEngine.untied(-2) == -2 - 1e-9)
+        #expect(RTEngine.untied(2.5) == 2.5 && RTEngine.untied(0) == 0 && RTEngine.untied(.nan).isNaN)
+        let orchestra = "nchnls = 2\n0dbfs = 1\ninstr 1\n a1 oscili 0.1, 440\n outs a1, a1\nendin\ninstr 2\n a1 oscili 0.1, 660\n outs a1, a1\nendin\n"
+        let engine = try Engine.forPerformance(source: .text(orchestra: orchestra, score: nil, name: "tie.orc"), options: EngineOptions(),
+                                               sampleRate: 48000, ksmps: 64, liveOrchestras: [])
+        let rt = engine.realtime
+        let done = DispatchSemaphore(value: 0)
+        // The k-cycles the steps run before (the sequence the fuzz found, made smaller).
+        let steps: [(cycle: Int, midi: [UInt8]?, event: [Double]?)] = [
+            (16, [0x91, 61, 64], nil), (109, nil, [2, 0, 0.002]), (384, [0x81, 61, 0], nil),
+            (426, nil, [2, 0, 1]), (427, nil, [2, 0, 0.002])]
+        let thread = Thread {
+            var next = 0
+            for cycle in 0..<800 {
+                rt.midi.clear()
+                while next < steps.count, steps[next].cycle == cycle {
+                    if let m = steps[next].midi { _ = m.withUnsafeBufferPointer { rt.midi.add($0.baseAddress!, count: 3) } }
+                    if var e = steps[next].event { e.withUnsafeMutableBufferPointer { rt.scoreEvent($0.baseAddress!, count: 3) } }
+                    next += 1
+                }
+                _ = rt.performKsmps()
+            }
+            done.signal()
+        }
+        thread.start()
+        let returned = done.wait(timeout: .now() + 20) == .success
+        #expect(returned, "csoundPerformKsmps did not return")
+        // Stuck inside Csound, the thread holds its API lock: destroying the engine would wait for ever.
+        if !returned { _ = Unmanaged.passRetained(engine) }
+    }
 }

@@ -5,6 +5,7 @@ import PodiumEngine
 import PodiumHost
 import PodiumProbe
 import PodiumRealtime
+import Synchronization
 import Testing
 
 /// Everything that opens JACK clients in this process runs one suite at a time: libjack keeps
@@ -287,6 +288,53 @@ final class JackDriverTests {
         podium_alloc_watch(0)
         #expect(allocations == 0, "\(allocations) allocations on the audio thread")
         #expect(driver.stats.cycles >= before + 1000)
+    }
+
+    /// An orchestra that keeps the callback inside Csound for most of each period.
+    static let busyOrchestra = """
+    nchnls = 2
+    0dbfs = 1
+    instr 1 ; busy work in every k-cycle (p4 iterations), silent
+      ki = 0
+      kx = 0
+      while ki < p4 do
+        kx += sin(ki) * 1e-9
+        ki += 1
+      od
+      outs a(kx), a(kx)
+    endin
+    """
+
+    @Test("stopping while the callback is inside Csound: JACK2 cancels its thread asynchronously on deactivation, so the driver parks the callback first; 12 start/stop rounds with callbacks busy most of the period, each stop and the engine's destruction return")
+    func stopWhileBusy() throws {
+        let serverName = server.name
+        for round in 0..<12 {
+            let done = DispatchSemaphore(value: 0)
+            let failure = Mutex<String?>(nil)
+            let busy = Mutex(0.0)
+            let thread = Thread {
+                do {
+                    let driver = JackDriver(source: .text(orchestra: JackSuites.JackDriverTests.busyOrchestra, score: nil, name: "busy.orc"),
+                                            jack: JackOptions(serverName: serverName, connect: false, ksmps: 64))
+                    try driver.start()
+                    try driver.makeProducer().event([1, 0, 600, 20000])
+                    _ = eventually(2) { driver.stats.cycles > 400 }
+                    Thread.sleep(forTimeInterval: Double.random(in: 0...0.05))
+                    let stats = driver.stats
+                    busy.withLock { $0 = stats.p50 }
+                    driver.stop()
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
+                }
+                done.signal()  // the driver, its engine with it, is gone by now
+            }
+            thread.start()
+            let returned = done.wait(timeout: .now() + 20) == .success
+            #expect(returned, "round \(round): stop or the engine's destruction did not return in 20 s")
+            guard returned else { return }
+            #expect(failure.withLock { $0 } == nil, "round \(round): \(failure.withLock { $0 } ?? "")")
+            if round == 0 { #expect(busy.withLock { $0 } > 0.3, "the callback's median is \(busy.withLock { $0 }) of the period: raise the orchestra's work") }
+        }
     }
 
     @Test("a period change that ksmps still divides keeps the engine")

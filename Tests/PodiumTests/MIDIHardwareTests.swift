@@ -230,6 +230,34 @@ final class MIDIHardwareTests {
         #expect(diff == nil, "the hushed take replays identically (first difference \(diff ?? -1))")
     }
 
+    @Test("instrument numbers: instr 10000 is refused with a reason (Csound's voice count walks every number up to the highest each k-cycle: instr 999999 measured 105 % of the period); with instr 9999 defined the callbacks stay short, 10 hushes release it, and the longest hushing callback's CPU stays under 40 % of the period")
+    func hushWithHighInstrumentNumber() throws {
+        let driver = try start()
+        defer { driver.stop() }
+        do {
+            _ = try driver.compileAndWait("instr 10000\n out a(0)\nendin\n", source: "live")
+            Issue.record("instr 10000 compiled")
+        } catch {
+            #expect("\(error)".contains("instr 10000: a performance takes instrument numbers 1 to 9999"), "\(error)")
+        }
+        _ = try driver.compileAndWait("instr 9999\n aenv linsegr 0, 0.005, 1, 0.05, 0\n outs a(0), oscili(0.3 * aenv, 660)\nendin\n", source: "live")
+        let producer = driver.makeProducer()
+        try producer.event([9999, 0, 60])
+        #expect(try peak("podium:out_2") > 0.25, "instrument 9999 sounds")
+        driver.resetCallbackTimes()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(driver.stats.p50 < 0.3, "\(driver.stats)")
+        driver.resetCallbackTimes()
+        for _ in 0..<10 {
+            #expect(try producer.hush() != nil)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(eventually(2) { driver.stats.hushes == 10 }, "\(driver.stats.hushes) hushes")
+        let stats = driver.stats
+        #expect(stats.maxCallbackCPUMicroseconds < 0.4 * stats.periodMicroseconds, "\(stats)")
+        #expect(try peak("podium:out_2") < 1e-4, "instrument 9999 was released")
+    }
+
     @Test("controller feedback: a feedback binding's channel set from elsewhere goes out as its CC on midi_out; the controller's own move is not echoed back")
     func feedback() throws {
         let driver = try start()
