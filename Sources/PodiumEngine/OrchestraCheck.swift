@@ -156,6 +156,7 @@ public enum OrchestraCheck {
     public static var maximumInstrumentNumber: Int { 9999 }
 
     /// An instrument number over `maximumInstrumentNumber`: refused, naming it.
+    // Thread: NRT (any)
     public static func instrumentNumbers(_ text: String, source: String) throws {
         guard let high = InstrumentTable.declared(in: text).numbers.max(), high > maximumInstrumentNumber else { return }
         throw EngineError.compile(CompileFailure(source: source, diagnostics: [
