@@ -47,7 +47,7 @@ public enum JournalLine: Equatable, Sendable {
     case sync(cycle: Int64)
     case midi(cycle: Int64, bytes: [UInt8])
     case clock(cycle: Int64, state: ClockState)
-    /// A hush before this k-cycle: instruments 1 through `bound` released (`RTEngine.hush`).
+    /// A hush before this k-cycle: the defined instruments up to `bound` released (`RTEngine.release`).
     case hush(cycle: Int64, bound: Int)
 
     public var cycle: Int64 {
