@@ -301,7 +301,7 @@ public final class Engine: @unchecked Sendable {
         o.ksmps = ksmps
         let engine = try Engine(options: o)
         try engine.compile(source)
-        for text in engine.orchestraTexts { try OrchestraCheck.instrumentNumbers(text, source: source.displayName) }
+        try OrchestraCheck.instrumentNumbers(engine.instruments, source: source.displayName)
         try engine.start()
         engine.reserveStringChannels()
         // A live performance never ends by itself. Read after start: before it, Csound 6.18

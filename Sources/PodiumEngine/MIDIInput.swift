@@ -70,10 +70,6 @@ public struct RealtimeMIDIInput: @unchecked Sendable {
         if count >= 3, bytes[0] & 0xF0 == 0x90, bytes[2] != 0 { queue.pointee.noteOnSeen = true }
         return true
     }
-
-    /// Whether a note-on has reached this engine's MIDI input (Csound started MIDI notes).
-    // Thread: RT (the performing thread)
-    public var noteOnSeen: Bool { @inline(__always) get { queue.pointee.noteOnSeen } }
 }
 
 /// Csound opens host MIDI input: its user data is this engine's MIDI queue.

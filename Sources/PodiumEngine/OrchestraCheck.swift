@@ -155,10 +155,10 @@ public enum OrchestraCheck {
     /// (4 k-cycles) and the stream ran in xruns; 9999 costs 14 µs a k-cycle.
     public static var maximumInstrumentNumber: Int { 9999 }
 
-    /// An instrument number over `maximumInstrumentNumber`: refused, naming it.
+    /// An instrument number over `maximumInstrumentNumber` among those declared: refused, naming it.
     // Thread: NRT (any)
-    public static func instrumentNumbers(_ text: String, source: String) throws {
-        guard let high = InstrumentTable.declared(in: text).numbers.max(), high > maximumInstrumentNumber else { return }
+    public static func instrumentNumbers(_ declared: InstrumentTable, source: String) throws {
+        guard let high = declared.numbers.max(), high > maximumInstrumentNumber else { return }
         throw EngineError.compile(CompileFailure(source: source, diagnostics: [
             "error: instr \(high): a performance takes instrument numbers 1 to \(maximumInstrumentNumber) (Csound counts the voices by walking every number up to the highest, every k-cycle); give it a lower number or a name; not compiled"]))
     }

@@ -43,12 +43,12 @@ public struct RTEngine: @unchecked Sendable {
     /// before it returns. Takes Csound's API lock, as csoundPerformKsmps does on this same
     /// thread; no other thread takes it during a performance (the host then uses only
     /// Csound's async calls and cached channel pointers), so it is never contended.
-    // Thread: RT (JACK process callback) or offline driver
     /// Once MIDI notes play, p1 is first made `untied` (written back into `pfields`, so that
     /// what is journaled is what Csound got).
+    // Thread: RT (JACK process callback) or offline driver
     @_noLocks @_noAllocation @inline(__always)
     public func scoreEvent(_ pfields: UnsafeMutablePointer<Double>, count: Int) {
-        if count > 0 { if midi.queue.pointee.noteOnSeen { pfields[0] = RTEngine.untied(pfields[0]) } }
+        if count > 0, midi.queue.pointee.noteOnSeen { pfields[0] = RTEngine.untied(pfields[0]) }
         _unsafePerformance { _ = csoundScoreEvent(csound, CChar(UInt8(ascii: "i")), pfields, count) }
     }
 

@@ -57,7 +57,7 @@ extension JackDriver {
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
         try OrchestraCheck.tables(text, source: source, limits: jackOptions.compileLimits)
-        try OrchestraCheck.instrumentNumbers(text, source: source)
+        try OrchestraCheck.instrumentNumbers(InstrumentTable.declared(in: text), source: source)
         guard compileBudget.admit() else { throw EngineError.compile(CompileFailure(source: source, diagnostics: [compileBudget.refusal])) }
     }
 
