@@ -211,4 +211,17 @@ struct EngineTests {
         // Stuck inside Csound, the thread holds its API lock: destroying the engine would wait for ever.
         if !returned { _ = Unmanaged.passRetained(engine) }
     }
+
+    @Test("a performance's own orchestra with instr 10000 does not start: the error names the number and the range")
+    func performanceRefusesHighInstrumentNumber() {
+        let orchestra = "nchnls = 2\ninstr 10000\n out a(0)\nendin\n"
+        do {
+            _ = try Engine.forPerformance(source: .text(orchestra: orchestra, score: nil, name: "high.orc"), options: EngineOptions(),
+                                          sampleRate: 48000, ksmps: 64, liveOrchestras: [])
+            Issue.record("an orchestra with instr 10000 started")
+        } catch {
+            #expect("\(error)".contains("instr 10000: a performance takes instrument numbers 1 to 9999"), "\(error)")
+            #expect("\(error)".contains("high.orc"), "\(error)")
+        }
+    }
 }
