@@ -39,6 +39,7 @@ let package = Package(
         .systemLibrary(name: "CReadline", providers: [.apt(["libreadline-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         // Headers of our own: relaxed atomics on plain memory; clocks and a helper thread's nice value.
         .systemLibrary(name: "CAtomics"),
         .systemLibrary(name: "CThreads"),
@@ -68,6 +69,8 @@ let package = Package(
                                                  .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                                  .product(name: "Logging", package: "swift-log")],
                 resources: [.copy("Page")]),
+        // Found on the LAN: the surfaces' DNS-SD services published through the Avahi daemon.
+        .target(name: "PodiumDiscovery", dependencies: ["CAvahi"]),
         // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // Sessions: recording a performance to disk, listing, repairing and replaying it.
@@ -75,7 +78,7 @@ let package = Package(
         // A performance (driver, session, surfaces) started and stopped as one object: the CLI's
         // `play`, tests and other front ends.
         .target(name: "PodiumPerformance", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
-                                                         "PodiumOSC", "PodiumSession", "PodiumWeb"]),
+                                                         "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumDiscovery"]),
         // The command-line tool.
         .executableTarget(
             name: "podium",
@@ -96,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
-                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

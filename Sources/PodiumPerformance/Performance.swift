@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PodiumDiscovery
 import PodiumEngine
 import PodiumHost
 import PodiumOSC
@@ -34,6 +35,8 @@ public final class Performance: @unchecked Sendable {
     var loops: LiveLoops?
     var loopsWatcher: FileWatcher?
     var repl: ReadlineREPL?
+    /// The surfaces' services on the LAN.
+    var advertiser: AvahiPublisher?
     var signalSources: [DispatchSourceSignal] = []
     /// Nobody can hear JACK's dummy backend: the performance is recorded to listen to afterwards.
     var recordForListening = false
@@ -108,6 +111,9 @@ public final class Performance: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        // First: no controller should find a surface that is about to close.
+        advertiser?.stop()
+        advertiser = nil
         osc?.stop()
         textPort?.stop()
         reloader?.stop()

@@ -34,6 +34,8 @@ public struct PerformanceOptions: Sendable {
     public var csoundPort: OSCOptions?
     /// The stage page (nil: off).
     public var web: WebOptions? = WebOptions()
+    /// Publish OSC and the page on the LAN (DNS-SD through Avahi) when they listen beyond loopback.
+    public var advertise = true
     /// A script of timed lines, and what its problems are called.
     public var script: Script?
     public var scriptName = "script"

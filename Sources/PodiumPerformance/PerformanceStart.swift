@@ -50,6 +50,7 @@ extension Performance {
         // A hush from a controller (CC 123 on midi_in) ends the loops too.
         driver.onHush = { loops.endAllNow() }
         try startCsoundPort(driver)
+        startAdvertising()
         startInput(driver, recording: recording, loops: loops)
         startScript(driver)
     }

@@ -107,6 +107,9 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "Address to serve the stage page on (a LAN address for phones and tablets).")
     var webBind = "127.0.0.1"
 
+    @Flag(name: .long, help: "Do not publish OSC (_osc._udp) and the stage page (_http._tcp) on the LAN through Avahi; they are published only when they listen beyond loopback.")
+    var noAdvertise = false
+
     @Option(name: .long, parsing: .upToNextOption, help: "Source ranges allowed to open the stage page besides loopback (CIDR).")
     var webAllow: [String] = []
 
@@ -204,6 +207,7 @@ struct Play: ParsableCommand {
         var web = WebOptions(port: webPort ?? WebOptions.defaultPort, bind: webBind, allow: webAllow.compactMap(CIDR.init), token: webToken, origins: webOrigin)
         web.portTries = webPort == nil ? Play.defaultTries : 1
         o.web = noWeb ? nil : web
+        o.advertise = !noAdvertise
         o.script = parsedScript
         o.scriptName = script ?? "script"
         o.duration = duration

@@ -78,9 +78,10 @@ final class LineChild: @unchecked Sendable {
     private let err: PipeReader
 
     // Thread: the test's
-    init(_ argv: [String]) throws {
+    init(_ argv: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: argv[0])
         process.arguments = Array(argv.dropFirst())
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let o = Pipe(), e = Pipe()
         process.standardInput = input
         process.standardOutput = o
