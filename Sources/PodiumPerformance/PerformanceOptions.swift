@@ -27,6 +27,8 @@ public struct PerformanceOptions: Sendable {
     public var jack: JackOptions
     /// Start a JACK server when none runs (ALSA, else dummy); false: refuse to play.
     public var startServer = true
+    /// Start a netJACK2 slave instead (when none of that name runs): play into a master's graph.
+    public var netServer: JackServer.NetOptions?
     /// The OSC surface (nil: no OSC); its map (nil: `ORCHESTRA.oscmap.yaml` beside the orchestra, if any).
     public var osc: OSCOptions? = OSCOptions()
     public var oscMap: String?

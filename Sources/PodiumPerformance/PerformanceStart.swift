@@ -61,6 +61,16 @@ extension Performance {
         let serverName = options.jack.serverName ?? JackDriver.defaultServerName
         guard !JackServer.isRunning(name: serverName) else { return }
         guard options.startServer else { throw PerformanceError("no JACK server \"\(serverName)\" is running (--jack-server none)") }
+        if let net = options.netServer {
+            do {
+                let s = try JackServer.startNet(name: serverName, options: net)
+                embedded = s
+                say("podium: started a netJACK2 slave \"\(serverName)\": its master answered (\(s.netSummary ?? "")); in the master's graph this machine is the client \"\(net.clientName)\"; it stops when podium does")
+            } catch {
+                throw PerformanceError("could not join a netJACK2 master: \(error)")
+            }
+            return
+        }
         do {
             let s = try JackServer.start(name: serverName)
             embedded = s

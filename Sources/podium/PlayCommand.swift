@@ -26,8 +26,14 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "JACK server name (default: $JACK_DEFAULT_SERVER or \"default\").")
     var server: String?
 
-    @Option(name: .long, help: "auto: start a JACK server when none runs (ALSA, else dummy); none: refuse.")
+    @Option(name: .long, help: "auto: start a JACK server when none runs (ALSA, else dummy); none: refuse; net: start a netJACK2 slave (server \"podium-net\" unless --server) that plays into a master's JACK graph on the LAN.")
     var jackServer: ServerMode = .auto
+
+    @Option(name: .long, help: "With --jack-server net: the master's address (default: found by multicast on 225.3.19.154:19000).")
+    var netMaster: String?
+
+    @Option(name: .long, help: "With --jack-server net: the latency netJACK2 adds, in periods (1 to 15; default 5, netJACK2's own).")
+    var netLatency: Int?
 
     @Flag(name: .long, help: "Do not connect the ports to the physical ports.")
     var noConnect = false
@@ -137,7 +143,7 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "With --link: the session's start/stop starts and stops the beat clock (on the session's bar); :link start|stop reach the peers.")
     var linkStartStop = false
 
-    enum ServerMode: String, ExpressibleByArgument { case auto, none }
+    enum ServerMode: String, ExpressibleByArgument { case auto, none, net }
 
     /// Where sessions go.
     var sessionsDirectory: String { sessionsRoot(sessions) }
@@ -148,6 +154,9 @@ struct Play: ParsableCommand {
         if let ksmps, ksmps <= 0 { throw ValidationError("--ksmps must be positive") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if Endpoint.parse(oscBind) == nil { throw ValidationError("--osc-bind: not an IPv4 address: \(oscBind)") }
+        if jackServer != .net && (netMaster != nil || netLatency != nil) { throw ValidationError("--net-master and --net-latency go with --jack-server net") }
+        if let netLatency, !(1...15).contains(netLatency) { throw ValidationError("--net-latency: \(netLatency) periods is not a latency netJACK2 takes (1 to 15)") }
+        if let netMaster, Endpoint.parse(netMaster) == nil { throw ValidationError("--net-master: not an IPv4 address: \(netMaster)") }
         if !outputLimit.isFinite || outputLimit > 24 || outputLimit < -60 {
             throw ValidationError("--output-limit: \(outputLimit) dBFS is not a limit (from -60 to 24 dBFS; --no-output-limit turns clipping off)")
         }
@@ -181,7 +190,7 @@ struct Play: ParsableCommand {
     func performanceOptions(script parsedScript: Script?) -> PerformanceOptions {
         // Always seeded, so that any part of the performance can be recorded and replayed exactly.
         let seed = orchestra.seed ?? UInt32.random(in: 1...OrchestraArguments.largestSeed)
-        var jack = JackOptions(clientName: name ?? "podium", serverName: server, connect: !noConnect, ksmps: ksmps,
+        var jack = JackOptions(clientName: name ?? "podium", serverName: server ?? (jackServer == .net ? "podium-net" : nil), connect: !noConnect, ksmps: ksmps,
                                outputLimit: noOutputLimit ? nil : pow(10, outputLimit / 20))
         jack.loadLimit = noLoadLimit ? nil : loadLimit / 100
         // Defaults give way to another performance on this machine; what the performer chose does not.
@@ -192,7 +201,11 @@ struct Play: ParsableCommand {
         jack.midiClock = midiClock
         jack.compileLimits = CompileLimits(cpuSeconds: compileCpuLimit, memoryMiB: compileMemoryLimit, wallSeconds: compileTimeLimit)
         var o = PerformanceOptions(orchestra: orchestra.file, source: orchestra.source, seed: seed, jack: jack, sessions: sessionsDirectory)
-        o.startServer = jackServer == .auto
+        o.startServer = jackServer != .none
+        if jackServer == .net {
+            o.netServer = JackServer.NetOptions(master: netMaster, latency: netLatency ?? 5,
+                                                clientName: name ?? "podium-\(InterfaceAddresses.hostName ?? "\(getpid())")")
+        }
         var oscOptions = OSCOptions(port: oscPort ?? OSCOptions.defaultPort, bind: oscBind, allow: oscAllow.compactMap(CIDR.init), allowRemoteCode: allowRemoteCode,
                                     allowLinkJoin: link)
         oscOptions.portTries = oscPort == nil ? Play.defaultTries : 1
