@@ -13,32 +13,42 @@ public final class JackServer {
     /// Starts `jackd` for the named server: the ALSA default device when the machine has a
     /// sound card, otherwise the dummy backend. Waits until clients can connect.
     public static func start(name: String, sampleRate: Int = 48000, period: Int = 256) throws -> JackServer {
+        let alsa = hasSoundCard
+        let driver = alsa ? ["-d", "alsa", "-d", "hw:0", "-r", "\(sampleRate)", "-p", "\(period)", "-n", "2"]
+                          : ["-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]
+        return try launch(name: name, backend: alsa ? .alsa : .dummy, args: ["-n", name, "-r"] + driver, timeout: 10,
+                          ready: { _ in isRunning(name: name) }, notReady: { _ in "did not accept clients within 10 s" })
+    }
+
+    /// Runs `jackd args` (stopped when this process dies) and polls `ready` with its output so
+    /// far until it holds; an early exit or `timeout` stops it and throws, naming the command.
+    static func launch(name: String, backend: Backend, args: [String], timeout: Double,
+                       ready: (String) -> Bool, notReady: (String) -> String) throws -> JackServer {
         guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw JackError.call("jackd", detail: "not installed (apt: jackd2)")
         }
-        let backend: Backend = hasSoundCard ? .alsa : .dummy
         let process = Process()
         process.executableURL = URL(fileURLWithPath: jackd)
-        var args = ["-n", name, "-r"]
-        switch backend {
-        case .alsa: args += ["-d", "alsa", "-d", "hw:0", "-r", "\(sampleRate)", "-p", "\(period)", "-n", "2"]
-        case .dummy, .net: args += ["-d", "dummy", "-r", "\(sampleRate)", "-p", "\(period)"]   // (.net: startNet)
-        }
         process.arguments = args
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
         process.standardInput = FileHandle.nullDevice
+        let output = ServerOutput(out.fileHandleForReading)
         do { try process.run() } catch { throw JackError.call("jackd", detail: "\(error)") }
         JackServer.stopWhenParentDies(server: process.processIdentifier)
-        let server = JackServer(name: name, backend: backend, process: process)
-        let deadline = Date().addingTimeInterval(10)
+        let server = JackServer(name: name, backend: backend, process: process, output: output)
+        let command = "jackd \(args.joined(separator: " "))"
+        let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if !process.isRunning { throw JackError.call("jackd \(args.joined(separator: " "))", detail: "exited with status \(process.terminationStatus)") }
-            if isRunning(name: name) { return server }
+            if !process.isRunning {
+                throw JackError.call(command, detail: "exited with status \(process.terminationStatus): \(output.text.suffix(300))")
+            }
+            if ready(output.text) { return server }
             Thread.sleep(forTimeInterval: 0.05)
         }
         server.stop()
-        throw JackError.call("jackd \(args.joined(separator: " "))", detail: "did not accept clients within 10 s")
+        throw JackError.call(command, detail: notReady(output.text))
     }
 
     /// What a netJACK2 slave is told: the master (nil: found by multicast, 225.3.19.154:19000),
@@ -62,41 +72,36 @@ public final class JackServer {
     /// Returns when the master has answered (the slave's clients then run at the master's
     /// rate and period); a master that does not answer within `timeout` is an error.
     public static func startNet(name: String, options: NetOptions, timeout: Double = 15) throws -> JackServer {
-        guard let jackd = ["/usr/bin/jackd", "/usr/local/bin/jackd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw JackError.call("jackd", detail: "not installed (apt: jackd2)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: jackd)
         // The first -n is jackd's server name; after -d net, the driver's client name.
         let args = ["-n", name, "-d", "net", "-l", "\(options.latency)", "-n", options.clientName] + (options.master.map { ["-a", $0] } ?? [])
-        process.arguments = args
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        process.standardInput = FileHandle.nullDevice
-        let lines = NetStartLines(out.fileHandleForReading)
-        do { try process.run() } catch { throw JackError.call("jackd", detail: "\(error)") }
-        JackServer.stopWhenParentDies(server: process.processIdentifier)
-        let server = JackServer(name: name, backend: .net, process: process)
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if !process.isRunning {
-                throw JackError.call("jackd \(args.joined(separator: " "))", detail: "exited with status \(process.terminationStatus): \(lines.text.suffix(300))")
-            }
-            if let summary = lines.masterAnswered, isRunning(name: name) {
-                server.netSummary = summary
-                return server
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        server.stop()
-        throw JackError.call("jackd \(args.joined(separator: " "))", detail: "no netJACK2 master answered within \(Int(timeout)) s at \(options.master ?? "225.3.19.154 (multicast)"):19000 (on the mixing machine: jack_load netmanager)")
+        let server = try launch(name: name, backend: .net, args: args, timeout: timeout,
+                                ready: { masterAnswered($0) != nil && isRunning(name: name) },
+                                notReady: { _ in "no netJACK2 master answered within \(Int(timeout)) s at \(options.master ?? "225.3.19.154 (multicast)"):19000 (on the mixing machine: jack_load netmanager)" })
+        server.netSummary = masterAnswered(server.output?.text ?? "")
+        return server
     }
 
-    init(name: String, backend: Backend, process: Process) {
+    /// "48000 Hz, period 256, netJACK2 latency 2 periods" from the block a netJACK2 slave prints
+    /// once its master has answered ("Sample rate : …", "Period size : …", "Network latency : …").
+    // Thread: any
+    static func masterAnswered(_ text: String) -> String? {
+        func value(_ key: String) -> String? {
+            guard let r = text.range(of: key) else { return nil }
+            return String(text[r.upperBound...].drop { $0 == " " || $0 == ":" }.prefix { $0.isNumber })
+        }
+        guard text.contains("Slave mode"), let rate = value("Sample rate"), let period = value("Period size"),
+              let latency = value("Network latency") else { return nil }
+        return "\(rate) Hz, period \(period), netJACK2 latency \(latency) periods"
+    }
+
+    /// What the server printed (its start-up lines; nil for a server made elsewhere).
+    let output: ServerOutput?
+
+    init(name: String, backend: Backend, process: Process, output: ServerOutput? = nil) {
         self.name = name
         self.backend = backend
         self.process = process
+        self.output = output
     }
 
     /// True when a client can connect to the named server now.
@@ -140,9 +145,9 @@ public final class JackServer {
     deinit { stop() }
 }
 
-/// A netJACK2 slave's output, read on its own thread: the block it prints once its master has
-/// answered ("Sample rate : …", "Period size : …", "Network latency : …").
-final class NetStartLines: @unchecked Sendable {
+/// A server's output (stdout and stderr), read on its own thread so that a chatty server never
+/// blocks on a full pipe: what it said when it failed to start, and a net slave's start-up block.
+final class ServerOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
 
@@ -152,24 +157,11 @@ final class NetStartLines: @unchecked Sendable {
             while true {
                 let chunk = handle.availableData   // blocks; empty at EOF
                 if chunk.isEmpty { return }
-                lock.withLock { data.append(chunk) }
+                lock.withLock { data.append(chunk.prefix(max(0, 65536 - data.count))) }   // start-up lines only
             }
         }
     }
 
     // Thread: any
     var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-
-    /// "48000 Hz, period 256, netJACK2 latency 2 periods" once the master has answered.
-    // Thread: any
-    var masterAnswered: String? {
-        let t = text
-        func value(_ key: String) -> String? {
-            guard let r = t.range(of: key) else { return nil }
-            let rest = t[r.upperBound...].drop { $0 == " " || $0 == ":" }
-            return String(rest.prefix { $0.isNumber })
-        }
-        guard t.contains("Slave mode"), let rate = value("Sample rate"), let period = value("Period size"), let latency = value("Network latency") else { return nil }
-        return "\(rate) Hz, period \(period), netJACK2 latency \(latency) periods"
-    }
 }

@@ -23,6 +23,27 @@ public enum InterfaceAddresses {
         return out
     }
 
+    /// The index of the interface that holds an IPv4 address (nil: none on this machine).
+    // Thread: any (NRT)
+    public static func interfaceIndex(holding address: String) -> Int32? {
+        var target = in_addr()
+        guard inet_pton(AF_INET, address, &target) == 1 else { return nil }
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        var p: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = p {
+            defer { p = entry.pointee.ifa_next }
+            guard let addr = entry.pointee.ifa_addr, addr.pointee.sa_family == UInt16(AF_INET) else { continue }
+            let held = addr.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+            if held == target.s_addr {
+                let index = if_nametoindex(entry.pointee.ifa_name)
+                return index == 0 ? nil : Int32(index)
+            }
+        }
+        return nil
+    }
+
     /// This machine's host name (gethostname), lowercased; nil when it has none.
     public static var hostName: String? {
         var name = [CChar](repeating: 0, count: 256)

@@ -23,7 +23,7 @@ extension Performance {
         if let web { listeners.append(.init(service: LANService(type: "_http._tcp", port: UInt16(web.port), txt: ["path=/"]), bind: web.options.bind)) }
         let name = Performance.lanName(orchestra: options.orchestra, host: InterfaceAddresses.hostName)
         let router = self.router
-        let entries = LANPlan.entries(listeners)
+        let entries = LANPlan.entries(listeners, interfaceIndex: InterfaceAddresses.interfaceIndex(holding:))
         guard !entries.isEmpty else { return }
         let publisher = AvahiPublisher(name: name, entries: entries) { router.notice("lan: \($0)") }
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumDiscovery
+import PodiumOSC
 import PodiumProbe
 import Testing
 
@@ -18,7 +19,7 @@ struct LANPlanTests {
         #expect(plan("0.0.0.0", "127.0.0.1") == ["_osc._udp@all"])
         #expect(plan("10.0.0.5", "192.168.1.2") == ["_osc._udp@3", "_http._tcp@4"])
         #expect(plan("10.9.9.9", "0.0.0.0") == ["_http._tcp@all"], "an address not on this machine")
-        #expect(LANPlan.interfaceIndex(of: "127.0.0.1") != nil && LANPlan.interfaceIndex(of: "not an address") == nil)
+        #expect(InterfaceAddresses.interfaceIndex(holding: "127.0.0.1") != nil && InterfaceAddresses.interfaceIndex(holding: "not an address") == nil)
         let long = AvahiPublisher.instanceName(String(repeating: "é", count: 40))
         #expect(long.utf8.count == 62 && long == String(repeating: "é", count: 31))
     }
@@ -34,11 +35,7 @@ final class LANDiscoveryTests {
     init() throws { server = try TestJackServer() }
     deinit { server.stop() }
 
-    var host: String {
-        var name = [CChar](repeating: 0, count: 256)
-        gethostname(&name, name.count)
-        return String(cString: name).lowercased()
-    }
+    var host: String { InterfaceAddresses.hostName ?? "" }
 
     func podium(in ns: NetNamespace, _ avahi: TestAvahi, name: String, extra: [String]) throws -> LineChild {
         try LineChild(ns.command([Paths.podium, "play", Paths.orchestra("synth.csd"), "--server", server.name, "--name", name,
