@@ -51,6 +51,19 @@ final class PlayCLITests {
         #expect(r.stderr.contains("ksmps 100 does not divide the JACK period 256; valid: 1, 2, 4, 8, 16, 32, 64, 128, 256"))
     }
 
+    @Test("netJACK2 options out of place or out of range are refused before anything starts, each naming the option")
+    func badNetOptions() throws {
+        let cases: [([String], String)] = [
+            (["--net-latency", "2"], "--net-master and --net-latency go with --jack-server net"),
+            (["--jack-server", "net", "--net-latency", "0"], "--net-latency: 0 periods is not a latency netJACK2 takes (1 to 15)"),
+            (["--jack-server", "net", "--net-master", "mixer.local"], "--net-master: not an IPv4 address: mixer.local"),
+        ]
+        for (extra, message) in cases {
+            let r = try run(Paths.podium, ["play", Paths.orchestra("sine.csd"), "--no-osc"] + extra, timeout: 30)
+            #expect(r.status != 0 && r.stderr.contains(message), "\(extra): \(r.stderr)")
+        }
+    }
+
     @Test("a broken OSC map or a busy port is a clear error before the performance")
     func oscStartErrors() throws {
         let dir = Paths.temporaryDirectory()
