@@ -19,14 +19,14 @@ public final class CommandProducer: @unchecked Sendable {
     @discardableResult
     public func post(_ command: Command) throws(InputError) -> UInt64? {
         try InputCheck.command(command)
-        if command.kind == .event || command.kind == .table {
-            RecentInputs.note((command.kind == .event ? "i " : "f ") + command.fields.map(InputCheck.describe).joined(separator: " "))
-        }
         var c = command
         nextID += 1
         c.id = nextID
         if c.generation == 0 { c.generation = driver.currentGeneration }
-        return ring.push(c) ? nextID : nil
+        let pushed = ring.push(c)
+        // Noted for a crash report after the push: the words cost more than the ring write.
+        if command.kind == .event || command.kind == .table { RecentInputs.note(command) }
+        return pushed ? nextID : nil
     }
 
     /// A score event now (or at `frame`).

@@ -33,6 +33,41 @@ public enum RecentInputs {
         slot[1] = UInt8(bytes.count >> 8)
     }
 
+    /// Notes a score event or f statement as its line ("i 2 0 0.01 0.5"), written straight into
+    /// a slot: no string is built for it (a note's way through a surface pays for this after its
+    /// ring write, a few times a millisecond in a fader flood).
+    // Thread: any NRT
+    public static func note(_ command: Command) {
+        let index = written.add(1, ordering: .relaxed).oldValue % slots
+        let slot = storage + index * slotBytes
+        var at = 2
+        func put(_ byte: UInt8) {
+            guard at < slotBytes else { return }
+            slot[at] = byte
+            at += 1
+        }
+        put(command.kind == .event ? UInt8(ascii: "i") : UInt8(ascii: "f"))
+        for i in 0..<min(Int(command.count), Command.maxPFields) {
+            put(32)
+            let v = command.pfields[i]
+            if v == v.rounded(), abs(v) < 1e15 {
+                // An integer: its digits, without a string.
+                var m = Int64(v)
+                if m < 0 { put(UInt8(ascii: "-")); m = -m }
+                var digits = 1, scale: Int64 = 1
+                while m / scale >= 10 { scale *= 10; digits += 1 }
+                for _ in 0..<digits { put(UInt8(ascii: "0") + UInt8(m / scale % 10)); scale /= 10 }
+            } else {
+                // Swift's shortest form: at most 15 bytes here almost always, kept inline.
+                var text = InputCheck.describe(v)
+                text.withUTF8 { for b in $0 { put(b) } }
+            }
+        }
+        let count = at - 2
+        slot[0] = UInt8(count & 255)
+        slot[1] = UInt8(count >> 8)
+    }
+
     /// The inputs kept, oldest first (for reports written by ordinary threads).
     public static var lines: [String] {
         let n = written.load(ordering: .relaxed)

@@ -40,8 +40,12 @@ public final class SurfaceLane: @unchecked Sendable {
     /// of `key` waits. False (nothing run) when `capacity` actions wait already.
     // Thread: NRT (the surface's)
     @discardableResult
-    public func run(key: String = "", _ action: @escaping @Sendable () -> Void) -> Bool {
+    /// (`key` is made only when a step is under way: an OSC note's way to the ring does not pay
+    /// for its sender's name.)
+    public func run(key: @autoclosure () -> String = "", _ action: @escaping @Sendable () -> Void) -> Bool {
         lock.withLock {
+            if busy.isEmpty && waiting.isEmpty { action(); return true }
+            let key = key()
             guard busy.contains(key) || waiting[key] != nil else { action(); return true }
             guard waiting[key, default: []].count < SurfaceLane.capacity else { return false }
             waiting[key, default: []].append(.action(action))

@@ -65,7 +65,8 @@ public final class CsoundTextPort: @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 8)
         defer { buffer.deallocate(); done.signal() }
         while running.load(ordering: .acquiring) {
-            guard let (n, source) = socket.receive(into: buffer, timeout: 50) else { continue }
+            guard let got = socket.receive(into: buffer, timeout: 50) else { continue }
+            let n = got.count, source = got.source
             sharedLock.withLock { _counts.packets += 1 }
             guard options.allows(source) else {
                 sharedLock.withLock { _counts.refused += 1 }

@@ -82,18 +82,20 @@ final class LoParser {
     private func collect(path: UnsafePointer<CChar>, types: UnsafePointer<CChar>?, argv: UnsafeMutablePointer<UnsafeMutablePointer<lo_arg>?>?,
                          argc: Int32, msg: lo_message?) {
         var args: [OSCValue] = []
-        let tags = types.map { Array(String(cString: $0)) } ?? []
+        args.reserveCapacity(Int(argc))
+        // The type tags as bytes (liblo has checked them: one ASCII letter per argument).
+        let tagCount = types.map { strlen($0) } ?? 0
         for i in 0..<Int(argc) {
-            guard i < tags.count, let a = argv?[i] else { break }
-            switch tags[i] {
-            case "i": args.append(.int(Int64(a.pointee.i)))
-            case "h": args.append(.int(a.pointee.h))
-            case "f": args.append(.float(Double(a.pointee.f)))
-            case "d": args.append(.float(a.pointee.d))
-            case "s", "S": args.append(.string(String(cString: UnsafeRawPointer(a).assumingMemoryBound(to: CChar.self))))
-            case "T": args.append(.bool(true))
-            case "F": args.append(.bool(false))
-            default: args.append(.other(tags[i]))
+            guard i < tagCount, let types, let a = argv?[i] else { break }
+            switch UInt8(bitPattern: types[i]) {
+            case UInt8(ascii: "i"): args.append(.int(Int64(a.pointee.i)))
+            case UInt8(ascii: "h"): args.append(.int(a.pointee.h))
+            case UInt8(ascii: "f"): args.append(.float(Double(a.pointee.f)))
+            case UInt8(ascii: "d"): args.append(.float(a.pointee.d))
+            case UInt8(ascii: "s"), UInt8(ascii: "S"): args.append(.string(String(cString: UnsafeRawPointer(a).assumingMemoryBound(to: CChar.self))))
+            case UInt8(ascii: "T"): args.append(.bool(true))
+            case UInt8(ascii: "F"): args.append(.bool(false))
+            case let tag: args.append(.other(Character(Unicode.Scalar(tag))))
             }
         }
         var timetag: Double?

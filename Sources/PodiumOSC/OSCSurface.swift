@@ -115,15 +115,17 @@ public final class OSCSurface: @unchecked Sendable {
                 feedbackIfDue()
                 repeatedErrorsIfDue()
             }
-            guard let (n, source) = socket.receive(into: received, timeout: 10) else { lane.exclusive { publish() }; continue }
-            lane.exclusive { receive(buffer, count: n, from: source) }
+            guard let got = socket.receive(into: received, timeout: 10) else { lane.exclusive { publish() }; continue }
+            let inHand = UDPSocket.realtimeNanos()
+            lane.exclusive { receive(buffer, count: got.count, from: got.source, arrival: got.arrival, inHand: inHand) }
         }
     }
 
     /// One datagram: counted, its sender checked, parsed, each message carried out in the
     /// sender's order.
     // Thread: NRT (OSC, under the lane)
-    func receive(_ buffer: UnsafeMutableRawBufferPointer, count n: Int, from source: Endpoint) {
+    /// `arrival` and `inHand` (CLOCK_REALTIME ns) time the datagram's way for the statistics.
+    func receive(_ buffer: UnsafeMutableRawBufferPointer, count n: Int, from source: Endpoint, arrival: Int64, inHand: Int64) {
         buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
         if local.datagrams & 1023 == 0 { publish() }
         count { $0.datagrams += 1 }
@@ -138,6 +140,8 @@ public final class OSCSurface: @unchecked Sendable {
             return
         }
         count { $0.parsed += 1 }
+        let parsed = UDPSocket.realtimeNanos()
+        defer { timed(arrival: arrival, inHand: inHand, parsed: parsed) }
         for m in messages {
             count { $0.messages += 1 }
             if OSCSurface.answeredAtOnce.contains(m.address) { handle(m, from: source); continue }
@@ -148,8 +152,19 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
+    /// The datagram's way through this thread, kept in the statistics.
+    // Thread: NRT (OSC, under the lane)
+    func timed(arrival: Int64, inHand: Int64, parsed: Int64) {
+        guard inHand > 0 else { return }
+        let done = UDPSocket.realtimeNanos()
+        let path = OSCPathTiming(waited: arrival > 0 ? Double(inHand - arrival) / 1000 : nil,
+                                 parse: Double(parsed - inHand) / 1000, carriedOut: Double(done - parsed) / 1000)
+        local.lastPath = path
+        if path.total > local.slowestPath?.total ?? -1 { local.slowestPath = path }
+    }
+
     /// Messages that do not wait for their sender's compile: they change nothing.
-    static let answeredAtOnce: Set<String> = ["/podium/status", "/podium/subscribe", "/podium/unsubscribe"]
+    static let answeredAtOnce = ["/podium/status", "/podium/subscribe", "/podium/unsubscribe"]
 
     // MARK: routing — Thread: NRT (OSC)
 
@@ -170,6 +185,8 @@ public final class OSCSurface: @unchecked Sendable {
         }
         let a = m.address
         if let (control, cell) = map?.control(for: a) { return mapped(control, cell: cell, m, source, frame) }
+        // The commonest note addresses without splitting the address.
+        if a == "/podium/event" || a == "/csound/event" { return event(m, source, frame) }
         let parts = a.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         switch (parts.first, parts.count) {
         case ("podium", _) where parts.count >= 2:

@@ -51,6 +51,10 @@ final class UDPSocket {
         if setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, socklen_t(MemoryLayout<Int32>.size)) != 0 {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
+        // The kernel's arrival time on each datagram (SCM_TIMESTAMPNS): how long a datagram
+        // waited for this thread is part of the surface's own statistics.
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, socklen_t(MemoryLayout<Int32>.size))
         var bound = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
@@ -58,10 +62,21 @@ final class UDPSocket {
         self.port = UInt16(bigEndian: bound.sin_port)
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        control.deallocate()
+    }
+
+    /// A datagram in the buffer: its length, its sender, and when the kernel received it
+    /// (CLOCK_REALTIME nanoseconds; 0 if the kernel gave no time).
+    struct Received {
+        var count: Int
+        var source: Endpoint
+        var arrival: Int64
+    }
 
     /// Waits up to `timeout` ms for a datagram; nil on timeout.
-    func receive(into buffer: UnsafeMutableRawBufferPointer, timeout: Int32) -> (Int, Endpoint)? {
+    func receive(into buffer: UnsafeMutableRawBufferPointer, timeout: Int32) -> Received? {
         // Drain without waiting while datagrams are queued; wait (poll) only when there are none.
         if let got = receiveNow(into: buffer) { return got }
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -69,14 +84,46 @@ final class UDPSocket {
         return receiveNow(into: buffer)
     }
 
-    private func receiveNow(into buffer: UnsafeMutableRawBufferPointer) -> (Int, Endpoint)? {
+    /// Room for one SCM_TIMESTAMPNS control message (a cmsghdr and a timespec), reused.
+    private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)
+
+    private func receiveNow(into buffer: UnsafeMutableRawBufferPointer) -> Received? {
         var from = sockaddr_in()
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let n = withUnsafeMutablePointer(to: &from) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT), $0, &len) }
+        var io = iovec(iov_base: buffer.baseAddress, iov_len: buffer.count)
+        let n = withUnsafeMutablePointer(to: &from) { fromPointer in
+            withUnsafeMutablePointer(to: &io) { ioPointer in
+                var header = msghdr(msg_name: UnsafeMutableRawPointer(fromPointer), msg_namelen: socklen_t(MemoryLayout<sockaddr_in>.size),
+                                    msg_iov: ioPointer, msg_iovlen: 1, msg_control: control.baseAddress, msg_controllen: control.count, msg_flags: 0)
+                let n = recvmsg(fd, &header, Int32(MSG_DONTWAIT))
+                return (n, header.msg_controllen)
+            }
         }
-        guard n >= 0 else { return nil }
-        return (n, Endpoint(address: UInt32(bigEndian: from.sin_addr.s_addr), port: UInt16(bigEndian: from.sin_port)))
+        guard n.0 >= 0 else { return nil }
+        return Received(count: n.0, source: Endpoint(address: UInt32(bigEndian: from.sin_addr.s_addr), port: UInt16(bigEndian: from.sin_port)),
+                        arrival: arrival(controlLength: n.1))
+    }
+
+    /// The SCM_TIMESTAMPNS time among the control messages recvmsg filled in.
+    private func arrival(controlLength: Int) -> Int64 {
+        let headerSize = MemoryLayout<cmsghdr>.size
+        var offset = 0
+        while offset + headerSize <= controlLength {
+            let h = control.load(fromByteOffset: offset, as: cmsghdr.self)
+            if h.cmsg_level == SOL_SOCKET && h.cmsg_type == SO_TIMESTAMPNS && Int(h.cmsg_len) >= headerSize + MemoryLayout<timespec>.size {
+                let t = control.load(fromByteOffset: offset + headerSize, as: timespec.self)
+                return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+            }
+            guard h.cmsg_len > 0 else { break }
+            offset += (Int(h.cmsg_len) + 7) & ~7
+        }
+        return 0
+    }
+
+    /// CLOCK_REALTIME in nanoseconds, the kernel's arrival times' clock.
+    static func realtimeNanos() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 
     func send(_ bytes: UnsafeRawBufferPointer, to endpoint: Endpoint) {

@@ -145,6 +145,10 @@ struct CaptureState {
     /// (cycles can be skipped under load, so frames are not contiguous in time).
     var blockStart: UnsafeMutablePointer<Int>
     var blockFrame: UnsafeMutablePointer<Int64>
+    /// JACK's clock (µs, jack_get_time) when this client's callback ran each cycle: the moment
+    /// the cycle's sound reached it (the server's own cycle stamps are its schedule, which a
+    /// dummy server that wakes late does not keep).
+    var blockMicros: UnsafeMutablePointer<UInt64>
     var blocks: Int
     var blockCapacity: Int
     var xruns: Int = 0
@@ -159,12 +163,14 @@ func captureProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) 
     let s = arg.assumingMemoryBound(to: CaptureState.self)
     guard s.pointee.recording else { return 0 }
     let n = Int(nframes)
+    let ranAt = _unsafePerformance { jack_get_time() }
     let now = _unsafePerformance { Int64(jack_last_frame_time(s.pointee.client)) }
     if s.pointee.written == 0 { s.pointee.firstFrame = now }
     let take = min(n, s.pointee.capacity - s.pointee.written)
     if take > 0 && s.pointee.blocks < s.pointee.blockCapacity {
         s.pointee.blockStart[s.pointee.blocks] = s.pointee.written
         s.pointee.blockFrame[s.pointee.blocks] = now
+        s.pointee.blockMicros[s.pointee.blocks] = ranAt
         s.pointee.blocks += 1
     }
     for ch in 0..<s.pointee.channels {
@@ -196,6 +202,7 @@ public final class CaptureClient: @unchecked Sendable {
                                           written: 0, firstFrame: -1, recording: false, client: c,
                                           blockStart: .allocate(capacity: capacity / 16 + 1),
                                           blockFrame: .allocate(capacity: capacity / 16 + 1),
+                                          blockMicros: .allocate(capacity: capacity / 16 + 1),
                                           blocks: 0, blockCapacity: capacity / 16 + 1))
         state.pointee.buffer.initialize(repeating: 0, count: capacity * channels)
         for i in 0..<channels {
@@ -272,6 +279,16 @@ public final class CaptureClient: @unchecked Sendable {
         return state.pointee.blockFrame[b] + Int64(i - state.pointee.blockStart[b])
     }
 
+    /// JACK's time now (µs), the clock of `receivedMicros(ofSample:)`.
+    public var microseconds: UInt64 { jack_get_time() }
+
+    /// When this client's callback received sample `i` (µs, JACK's clock).
+    public func receivedMicros(ofSample i: Int) -> UInt64 {
+        var b = 0
+        while b + 1 < state.pointee.blocks && state.pointee.blockStart[b + 1] <= i { b += 1 }
+        return state.pointee.blockMicros[b]
+    }
+
     /// The sample index recorded at a JACK frame (nil: not recorded).
     public func sampleIndex(ofFrame frame: Int64) -> Int? {
         for b in 0..<state.pointee.blocks {
@@ -298,6 +315,7 @@ public final class CaptureClient: @unchecked Sendable {
         state.pointee.buffer.deallocate()
         state.pointee.blockStart.deallocate()
         state.pointee.blockFrame.deallocate()
+        state.pointee.blockMicros.deallocate()
         state.deallocate()
     }
 }

@@ -134,6 +134,20 @@ struct BadInputReadingTests {
         #expect(OutputGuard.check(&loud, count: 2, scale: 1, limit: OutputGuard.limit(nil)).clipped == 0)
         #expect(OutputGuard.sample(4, scale: 1, limit: OutputGuard.limit(nil)) == 4)
     }
+
+    @Test("a command noted for a crash report reads as its score line, written without building a string")
+    func recentInputsNoteCommands() {
+        RecentInputs.note(Command.event([1, 0, 0.3, 550]))
+        #expect(RecentInputs.lines.last == "i 1 0 0.3 550")
+        RecentInputs.note(Command.event([-2.5, 0, -1, 1e-7, 123456789012]))
+        #expect(RecentInputs.lines.last == "i -2.5 0 -1 1e-07 123456789012")
+        RecentInputs.note(Command(kind: .table, pfields: [1, 0, 8192, 10, 1]))
+        #expect(RecentInputs.lines.last == "f 1 0 8192 10 1")
+        // Sixteen long fractions fit the slot or are cut at its end, never past it.
+        RecentInputs.note(Command.event([1] + Array(repeating: 0.123456789012345, count: 15)))
+        let line = RecentInputs.lines.last ?? ""
+        #expect(line.hasPrefix("i 1 0.123456789012345 0.123456789012345") && line.utf8.count == 198, "\(line.utf8.count) bytes")
+    }
 }
 
 /// The reproductions, against a real engine on a real dummy JACK server: each input is

@@ -106,6 +106,23 @@ final class OSCTests {
         #expect(osc.stats.unknownAddresses == 1)
     }
 
+    @Test("each datagram's way through the OSC thread is timed from the kernel's arrival: waited for the thread, parse, carried out")
+    func receivePathTimed() throws {
+        let (driver, osc) = try start()
+        defer { osc.stop(); driver.stop() }
+        let before = ContinuousClock.now
+        try oscsend(osc.port, ["/podium/event", "ifff", "2", "0", "0.05", "0.5"])
+        let sending = (ContinuousClock.now - before) / .microseconds(1)
+        #expect(eventually(1) { osc.stats.lastPath != nil })
+        let path = try #require(osc.stats.lastPath)
+        let waited = try #require(path.waited, "the kernel gave no arrival time (SO_TIMESTAMPNS)")
+        // The datagram arrived while oscsend ran: it cannot have waited longer than that.
+        #expect(waited >= 0 && waited < sending, "waited \(waited) µs, oscsend took \(sending) µs")
+        #expect(path.parse > 0 && path.carriedOut > 0 && path.total < sending + 1_000_000)
+        #expect((osc.stats.slowestPath?.total ?? 0) >= path.total)
+        #expect(osc.stats.summary.contains("slowest datagram \(Int(osc.stats.slowestPath!.total.rounded()))"), "\(osc.stats.summary)")
+    }
+
     @Test("a bundle timetagged 200 ms ahead starts on the frame JACK's clock maps it to; bundles N frames apart start exactly N frames apart")
     func timetaggedBundles() throws {
         let (driver, osc) = try start(ksmps: 64)

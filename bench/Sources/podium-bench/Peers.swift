@@ -11,30 +11,57 @@ import CJack
 
 struct PeerRow {
     var system: String
-    var latencies: [Double]
+    var onsets: Onsets
     var note: String
+    /// Podium's OSC rows: each event's way through the OSC thread.
+    var paths: [OSCPathTiming] = []
+
+    init(system: String, onsets: Onsets = Onsets(), note: String, paths: [OSCPathTiming] = []) {
+        self.system = system
+        self.onsets = onsets
+        self.note = note
+        self.paths = paths
+    }
+}
+
+/// What one system's events measured: onset − send in frames, and the events left out because
+/// the capture client saw an xrun in their window (JACK's frame-time estimate jumps there).
+struct Onsets {
+    var latencies: [Double] = []
+    /// Per event, from the send to the moment the capture client's callback received the cycle
+    /// holding the onset (µs, both read from JACK's clock: the frame-time estimate, which a dummy
+    /// server's late wake-ups throw off, plays no part). Its minimum is how close before a cycle
+    /// an event can be sent and still sound in it: the receive path's floor, plus the cycle's
+    /// work up to the capture client.
+    var toCycle: [Double] = []
+    var xrunEvents = 0
 }
 
 /// Sends `trigger` at random moments; returns onset − send, in frames.
-func measureOnsets(server: TestJackServer, from port: String, events: Int, after: () -> Void = {}, trigger: () -> Void) throws -> [Double] {
+func measureOnsets(server: TestJackServer, from port: String, events: Int, after: () -> Void = {}, trigger: () -> Void) throws -> Onsets {
     let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "peer-capture")
     defer { capture.close() }
     try capture.connect(from: port, channel: 0)
     trigger()  // warm-up (first-note allocation)
     Thread.sleep(forTimeInterval: 0.3)
     after()
-    var latencies: [Double] = []
+    var result = Onsets()
     for _ in 0..<events {
+        let xruns = capture.xruns
         capture.start()
         Thread.sleep(forTimeInterval: Double.random(in: 0.03...0.05))
-        let sent = capture.frameTime
+        let sent = capture.frameTime, sentMicros = capture.microseconds
         trigger()
         Thread.sleep(forTimeInterval: 0.06)
         capture.stopRecording()
         after()
-        if let onset = capture.onsetFrame(0) { latencies.append(Double(onset - sent)) }
+        guard capture.xruns == xruns else { result.xrunEvents += 1; continue }
+        if let onset = capture.onsetFrame(0), let i = capture.sampleIndex(ofFrame: onset) {
+            result.latencies.append(Double(onset - sent))
+            result.toCycle.append(Double(Int64(capture.receivedMicros(ofSample: i)) - Int64(sentMicros)))
+        }
     }
-    return latencies
+    return result
 }
 
 /// Starts a peer program on the bench's JACK server, its output discarded.
@@ -93,48 +120,85 @@ func impulseSynthDef(name: String) -> [UInt8] {
     return b
 }
 
-func peersTable(period: Int, events: Int) throws -> [PeerRow] {
+/// Podium's OSC path and scsynth run side by side on one server and are measured in `pairs`
+/// interleaved blocks (Podium, scsynth, Podium, …), so that both meet the same moments of the
+/// machine; the csound text protocol and the csound CLI once each.
+func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
     var rows: [PeerRow] = []
     let server = try TestJackServer(period: period, realtime: realtimeServer, tag: "bench-peers")
     defer { server.stop() }
 
-    // Podium: OSC and the csound text protocol, in-process.
-    do {
-        let driver = JackDriver(source: .text(orchestra: impulseOrchestra, score: nil, name: "impulse.orc"),
-                                jack: JackOptions(clientName: "podium", serverName: server.name, connect: false))
-        try driver.start()
-        let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
-        osc.start()
-        let text = try CsoundTextPort(driver: driver, options: OSCOptions(port: 0))
-        text.start()
-        let oscSender = UDPSender(port: osc.port), textSender = UDPSender(port: text.port)
-        let event = OSCMessage.encode("/podium/event", [.int(2), .float(0), .float(0.01), .float(0.5)])
-        rows.append(PeerRow(system: "Podium, OSC `/podium/event`",
-                            latencies: try measureOnsets(server: server, from: "podium:out_1", events: events) { _ = oscSender.send(event) }, note: "in the JACK callback"))
-        rows.append(PeerRow(system: "Podium, csound text protocol `&i2 …`",
-                            latencies: try measureOnsets(server: server, from: "podium:out_1", events: events) { _ = textSender.send(Array("&i2 0 0.01 0.5".utf8)) }, note: "in the JACK callback"))
-        // Timetagged bundles: 8 bundles 4811 frames apart (sent together, 200 ms ahead); the
-        // error is each onset's distance from the first onset + i × 4811.
-        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "bundle-capture")
-        try capture.connect(from: "podium:out_1", channel: 0)
-        capture.start()
-        Thread.sleep(forTimeInterval: 0.05)
-        let now = Date().timeIntervalSince1970 + 2_208_988_800 + 0.2
-        for i in 0..<8 {
-            let t = now + Double(i * 4811) / 48000
-            let bundle = RawOSC.bundle(ntp: t, [RawOSC.message("/podium/event", [.i(2), .f(0), .f(0.005), .f(0.5)])])
-            _ = oscSender.send(bundle)
+    let driver = JackDriver(source: .text(orchestra: impulseOrchestra, score: nil, name: "impulse.orc"),
+                            jack: JackOptions(clientName: "podium", serverName: server.name, connect: false))
+    try driver.start()
+    defer { driver.stop() }
+    let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+    osc.start()
+    defer { osc.stop() }
+    let text = try CsoundTextPort(driver: driver, options: OSCOptions(port: 0))
+    text.start()
+    defer { text.stop() }
+    let oscSender = UDPSender(port: osc.port), textSender = UDPSender(port: text.port)
+    let event = OSCMessage.encode("/podium/event", [.int(2), .float(0), .float(0.01), .float(0.5)])
+
+    // scsynth (supercollider-server): DSP in its JACK callback, 64-sample blocks.
+    var scsynth: Process?
+    var scsynthSender: UDPSender?
+    var scsynthNote = "not installed (apt: supercollider-server)"
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/scsynth") {
+        let port = UInt16.random(in: 40001...60000)
+        let p = try startPeer("/usr/bin/scsynth", ["-u", "\(port)", "-i", "0", "-o", "1", "-R", "0"], server: server.name,
+                              environment: ["SC_JACK_DEFAULT_OUTPUTS": ""])
+        scsynth = p
+        if waitForPort("SuperCollider:out_1", server: server.name) {
+            let sender = UDPSender(port: port)
+            _ = sender.send(RawOSC.message("/d_recv", [.b(impulseSynthDef(name: "podium-impulse"))]))
+            Thread.sleep(forTimeInterval: 0.5)
+            scsynthSender = sender
+        } else {
+            scsynthNote = "did not start on JACK"
         }
-        Thread.sleep(forTimeInterval: 1.2)
-        capture.stopRecording()
-        let onsets = capture.onsets(0)
-        let errors = onsets.enumerated().map { Double($0.element - (onsets.first ?? 0) - Int64($0.offset * 4811)) }
-        bundleRows.append(String(format: "| %d | %d of 8 | %@ |", period, onsets.count, errors.map { String(format: "%+.0f", $0) }.joined(separator: " ")))
-        capture.close()
-        text.stop()
-        osc.stop()
-        driver.stop()
     }
+    defer { scsynth?.terminate(); scsynth?.waitUntilExit() }
+
+    var node: Int32 = 1000
+    for pair in 1...pairs {
+        var paths: [OSCPathTiming] = []
+        rows.append(PeerRow(system: "Podium, OSC `/podium/event` (\(pair))",
+                            onsets: try measureOnsets(server: server, from: "podium:out_1", events: events, after: {
+                                if let p = osc.stats.lastPath { paths.append(p) }
+                            }) { _ = oscSender.send(event) },
+                            note: "in the JACK callback", paths: Array(paths.dropFirst())))
+        guard let sender = scsynthSender else { rows.append(PeerRow(system: "scsynth", note: scsynthNote)); continue }
+        // Each synth gets its id and is freed after its measurement.
+        rows.append(PeerRow(system: "scsynth `/s_new` (\(pair))", onsets: try measureOnsets(server: server, from: "SuperCollider:out_1", events: events, after: {
+                                _ = sender.send(RawOSC.message("/n_free", [.i(node)]))
+                            }) {
+                                node += 1
+                                _ = sender.send(RawOSC.message("/s_new", [.s("podium-impulse"), .i(node), .i(0), .i(0)]))
+                            }, note: "in the JACK callback"))
+    }
+    rows.append(PeerRow(system: "Podium, csound text protocol `&i2 …`",
+                        onsets: try measureOnsets(server: server, from: "podium:out_1", events: events) { _ = textSender.send(Array("&i2 0 0.01 0.5".utf8)) }, note: "in the JACK callback"))
+
+    // Timetagged bundles: 8 bundles 4811 frames apart (sent together, 200 ms ahead); the
+    // error is each onset's distance from the first onset + i × 4811.
+    let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "bundle-capture")
+    try capture.connect(from: "podium:out_1", channel: 0)
+    capture.start()
+    Thread.sleep(forTimeInterval: 0.05)
+    let now = Date().timeIntervalSince1970 + 2_208_988_800 + 0.2
+    for i in 0..<8 {
+        let t = now + Double(i * 4811) / 48000
+        let bundle = RawOSC.bundle(ntp: t, [RawOSC.message("/podium/event", [.i(2), .f(0), .f(0.005), .f(0.5)])])
+        _ = oscSender.send(bundle)
+    }
+    Thread.sleep(forTimeInterval: 1.2)
+    capture.stopRecording()
+    let onsets = capture.onsets(0)
+    let errors = onsets.enumerated().map { Double($0.element - (onsets.first ?? 0) - Int64($0.offset * 4811)) }
+    bundleRows.append(String(format: "| %d | %d of 8 | %@ |", period, onsets.count, errors.map { String(format: "%+.0f", $0) }.joined(separator: " ")))
+    capture.close()
 
     // The csound CLI with its JACK module, at the smallest buffers it accepts (-B must exceed -b).
     do {
@@ -152,36 +216,11 @@ func peersTable(period: Int, events: Int) throws -> [PeerRow] {
             let sender = UDPSender(port: port)
             Thread.sleep(forTimeInterval: 0.5)
             rows.append(PeerRow(system: "csound CLI `-+rtaudio=jack -b\(period) -B\(period * 2)`, `--port` `&i2 …`",
-                                latencies: try measureOnsets(server: server, from: "cscli:output1", events: events) { _ = sender.send(Array("&i2 0 0.01 0.5".utf8)) },
+                                onsets: try measureOnsets(server: server, from: "cscli:output1", events: events) { _ = sender.send(Array("&i2 0 0.01 0.5".utf8)) },
                                 note: "its JACK module buffers -B frames"))
         } else {
-            rows.append(PeerRow(system: "csound CLI", latencies: [], note: "did not start on JACK"))
+            rows.append(PeerRow(system: "csound CLI", note: "did not start on JACK"))
         }
-    }
-
-    // scsynth (supercollider-server): DSP in its JACK callback, 64-sample blocks.
-    if FileManager.default.isExecutableFile(atPath: "/usr/bin/scsynth") {
-        let port = UInt16.random(in: 40001...60000)
-        let p = try startPeer("/usr/bin/scsynth", ["-u", "\(port)", "-i", "0", "-o", "1", "-R", "0"], server: server.name,
-                              environment: ["SC_JACK_DEFAULT_OUTPUTS": ""])
-        defer { p.terminate(); p.waitUntilExit() }
-        if waitForPort("SuperCollider:out_1", server: server.name) {
-            let sender = UDPSender(port: port)
-            _ = sender.send(RawOSC.message("/d_recv", [.b(impulseSynthDef(name: "podium-impulse"))]))
-            Thread.sleep(forTimeInterval: 0.5)
-            // Each synth gets its id and is freed after its measurement.
-            var node: Int32 = 1000
-            rows.append(PeerRow(system: "scsynth `/s_new`", latencies: try measureOnsets(server: server, from: "SuperCollider:out_1", events: events, after: {
-                                    _ = sender.send(RawOSC.message("/n_free", [.i(node)]))
-                                }) {
-                                    node += 1
-                                    _ = sender.send(RawOSC.message("/s_new", [.s("podium-impulse"), .i(node), .i(0), .i(0)]))
-                                }, note: "in the JACK callback"))
-        } else {
-            rows.append(PeerRow(system: "scsynth", latencies: [], note: "did not start on JACK"))
-        }
-    } else {
-        rows.append(PeerRow(system: "scsynth", latencies: [], note: "not installed (apt: supercollider-server)"))
     }
     return rows
 }

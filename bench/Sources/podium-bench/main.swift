@@ -312,18 +312,34 @@ do {
     case "peers":
         let periods = (option("--periods") ?? "256,128,64").split(separator: ",").compactMap { Int($0) }
         let events = Int(option("--events") ?? "60") ?? 60
+        let pairs = Int(option("--pairs") ?? "3") ?? 3
         print("### Event-to-sound latency against peers, measured the same way in one run (dummy JACK \(realtimeServer ? "-R" : "-r"), 48 kHz): a UDP trigger sent at a known JACK frame, the onset in a capture client\n")
-        print("(Each system's first event, which pays for start-up, is sent before the measured ones and not counted.)\n")
-        print("| period | system | events | min frames | median frames | max frames | median periods | p95 periods | max periods | |")
-        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        print("(Podium and scsynth run side by side on the server and are measured in \(pairs) interleaved blocks of \(events) events: Podium (1), scsynth (1), Podium (2), … Each block's first event, which pays for start-up, is not counted; nor is an event whose window held an xrun, when JACK's frame-time estimate jumps.)\n")
+        print("| period | system | events | xrun events left out | min frames | median frames | max frames | median periods | p95 periods | max periods | send → its cycle at the capture client µs: min / median | |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+        var paths: [(Int, [OSCPathTiming])] = []
         for p in periods {
-            for row in try peersTable(period: p, events: events) {
-                let l = row.latencies, d = Double(p)
-                if l.isEmpty { print("| \(p) | \(row.system) | 0 | | | | | | | \(row.note) |"); continue }
-                print(String(format: "| %d | %@ | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %@ |", p, row.system, l.count, l.min() ?? .nan, percentile(l, 0.5),
-                             l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, row.note))
+            for row in try peersTable(period: p, events: events, pairs: pairs) {
+                let l = row.onsets.latencies, d = Double(p)
+                if !row.paths.isEmpty { paths.append((p, row.paths)) }
+                let c = row.onsets.toCycle
+                if l.isEmpty { print("| \(p) | \(row.system) | 0 | \(row.onsets.xrunEvents) | | | | | | | | \(row.note) |"); continue }
+                print(String(format: "| %d | %@ | %d | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.0f / %.0f | %@ |", p, row.system, l.count, row.onsets.xrunEvents, l.min() ?? .nan, percentile(l, 0.5),
+                             l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, c.min() ?? .nan, percentile(c, 0.5), row.note))
             }
         }
+        print("\n### Podium's OSC receive path, per `/podium/event` of the blocks above (µs; the OSC thread's own times: the kernel's arrival stamp (SCM_TIMESTAMPNS), the datagram in hand, parsed by liblo, carried out onto the ring)\n")
+        print("| period | events | waited for the thread: min / median / max | parse: median / max | carried out: median / max | total: min / median / max | total in frames (median) |")
+        print("|---:|---:|---|---|---|---|---:|")
+        for p in periods {
+            let all = paths.filter { $0.0 == p }.flatMap(\.1)
+            guard !all.isEmpty else { continue }
+            let waited = all.compactMap(\.waited), parse = all.map(\.parse), out = all.map(\.carriedOut), total = all.map(\.total)
+            print(String(format: "| %d | %d | %.0f / %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f / %.0f | %.1f |", p, all.count,
+                         waited.min() ?? .nan, percentile(waited, 0.5), waited.max() ?? .nan, percentile(parse, 0.5), parse.max() ?? .nan,
+                         percentile(out, 0.5), out.max() ?? .nan, total.min() ?? .nan, percentile(total, 0.5), total.max() ?? .nan, percentile(total, 0.5) * 48000 / 1e6))
+        }
+        print("")
         try memoryTable(podium: option("--podium") ?? ".build/release/podium")
         print("\n### Timetagged bundles to Podium: 8 bundles 4811 frames apart, sent together 200 ms ahead; each onset's error against the first + i × 4811 (frames)\n")
         print("| period | heard | errors |")
