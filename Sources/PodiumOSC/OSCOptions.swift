@@ -54,7 +54,8 @@ public struct OSCStats: Sendable, Equatable {
     public var ringFull = 0
     /// Messages dropped because SurfaceLane.capacity of the sender's already waited for its compile.
     public var behindCompile = 0
-    /// The last datagram's way through the OSC thread, and the slowest one's.
+    /// The way through the OSC thread of the last datagram that came after a quiet moment, and
+    /// of the slowest such (one queued behind others in a burst is not timed).
     public var lastPath: OSCPathTiming?
     public var slowestPath: OSCPathTiming?
 
@@ -68,17 +69,17 @@ public struct OSCStats: Sendable, Equatable {
 
 /// One datagram's way through the OSC thread, in microseconds.
 public struct OSCPathTiming: Sendable, Equatable, CustomStringConvertible {
-    /// From the kernel's arrival until the OSC thread had it: the thread's wake-up, or the
-    /// datagrams ahead of it (nil when the kernel gave no arrival time).
-    public var waited: Double?
+    /// From the kernel's arrival until the OSC thread had it: the thread's wake-up, or the end
+    /// of what it was doing.
+    public var waited: Double
     /// liblo's parse.
     public var parse: Double
     /// Its messages carried out: checked, routed and posted to the ring (or handed to the
     /// compile queue), replies sent.
     public var carriedOut: Double
 
-    public var total: Double { (waited ?? 0) + parse + carriedOut }
+    public var total: Double { waited + parse + carriedOut }
     public var description: String {
-        String(format: "%.0f µs (waited %@, parse %.0f µs, carried out %.0f µs)", total, waited.map { String(format: "%.0f µs", $0) } ?? "unknown", parse, carriedOut)
+        String(format: "%.0f µs (waited %.0f µs, parse %.0f µs, carried out %.0f µs)", total, waited, parse, carriedOut)
     }
 }

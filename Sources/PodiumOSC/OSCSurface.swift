@@ -116,7 +116,8 @@ public final class OSCSurface: @unchecked Sendable {
                 repeatedErrorsIfDue()
             }
             guard let got = socket.receive(into: received, timeout: 10) else { lane.exclusive { publish() }; continue }
-            let inHand = UDPSocket.realtimeNanos()
+            // Timed when it came after a quiet moment (the kernel gave its arrival).
+            let inHand = got.arrival > 0 ? UDPSocket.realtimeNanos() : 0
             lane.exclusive { receive(buffer, count: got.count, from: got.source, arrival: got.arrival, inHand: inHand) }
         }
     }
@@ -140,8 +141,8 @@ public final class OSCSurface: @unchecked Sendable {
             return
         }
         count { $0.parsed += 1 }
-        let parsed = UDPSocket.realtimeNanos()
-        defer { timed(arrival: arrival, inHand: inHand, parsed: parsed) }
+        let parsed = inHand > 0 ? UDPSocket.realtimeNanos() : 0
+        defer { if inHand > 0 { timed(arrival: arrival, inHand: inHand, parsed: parsed) } }
         for m in messages {
             count { $0.messages += 1 }
             if OSCSurface.answeredAtOnce.contains(m.address) { handle(m, from: source); continue }
@@ -155,9 +156,8 @@ public final class OSCSurface: @unchecked Sendable {
     /// The datagram's way through this thread, kept in the statistics.
     // Thread: NRT (OSC, under the lane)
     func timed(arrival: Int64, inHand: Int64, parsed: Int64) {
-        guard inHand > 0 else { return }
         let done = UDPSocket.realtimeNanos()
-        let path = OSCPathTiming(waited: arrival > 0 ? Double(inHand - arrival) / 1000 : nil,
+        let path = OSCPathTiming(waited: Double(inHand - arrival) / 1000,
                                  parse: Double(parsed - inHand) / 1000, carriedOut: Double(done - parsed) / 1000)
         local.lastPath = path
         if path.total > local.slowestPath?.total ?? -1 { local.slowestPath = path }
@@ -185,8 +185,12 @@ public final class OSCSurface: @unchecked Sendable {
         }
         let a = m.address
         if let (control, cell) = map?.control(for: a) { return mapped(control, cell: cell, m, source, frame) }
-        // The commonest note addresses without splitting the address.
+        // The commonest addresses (notes, a fader's channel) without splitting the address.
         if a == "/podium/event" || a == "/csound/event" { return event(m, source, frame) }
+        if a.hasPrefix("/podium/chn/") {
+            let name = a.utf8.dropFirst(12)
+            if !name.isEmpty && !name.contains(UInt8(ascii: "/")) { return setChannel(String(Substring(name)), m, source, frame) }
+        }
         let parts = a.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         switch (parts.first, parts.count) {
         case ("podium", _) where parts.count >= 2:

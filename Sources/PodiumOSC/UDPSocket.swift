@@ -68,7 +68,8 @@ final class UDPSocket {
     }
 
     /// A datagram in the buffer: its length, its sender, and when the kernel received it
-    /// (CLOCK_REALTIME nanoseconds; 0 if the kernel gave no time).
+    /// (CLOCK_REALTIME nanoseconds) if it came after the queue ran dry; 0 for one behind others
+    /// in a burst (there the time is not asked for: it costs the kernel a copy per datagram).
     struct Received {
         var count: Int
         var source: Endpoint
@@ -78,22 +79,28 @@ final class UDPSocket {
     /// Waits up to `timeout` ms for a datagram; nil on timeout.
     func receive(into buffer: UnsafeMutableRawBufferPointer, timeout: Int32) -> Received? {
         // Drain without waiting while datagrams are queued; wait (poll) only when there are none.
-        if let got = receiveNow(into: buffer) { return got }
+        // The first datagram after the queue ran dry is timed; those behind it in a burst are not.
+        if let got = receiveNow(into: buffer, timed: !inBurst) { inBurst = true; return got }
+        inBurst = false
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, timeout) > 0 else { return nil }
-        return receiveNow(into: buffer)
+        guard poll(&p, 1, timeout) > 0, let got = receiveNow(into: buffer, timed: true) else { return nil }
+        inBurst = true
+        return got
     }
+
+    /// True while datagrams come one behind another (the last receive found one queued).
+    private var inBurst = false
 
     /// Room for one SCM_TIMESTAMPNS control message (a cmsghdr and a timespec), reused.
     private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)
 
-    private func receiveNow(into buffer: UnsafeMutableRawBufferPointer) -> Received? {
+    private func receiveNow(into buffer: UnsafeMutableRawBufferPointer, timed: Bool) -> Received? {
         var from = sockaddr_in()
         var io = iovec(iov_base: buffer.baseAddress, iov_len: buffer.count)
         let n = withUnsafeMutablePointer(to: &from) { fromPointer in
             withUnsafeMutablePointer(to: &io) { ioPointer in
                 var header = msghdr(msg_name: UnsafeMutableRawPointer(fromPointer), msg_namelen: socklen_t(MemoryLayout<sockaddr_in>.size),
-                                    msg_iov: ioPointer, msg_iovlen: 1, msg_control: control.baseAddress, msg_controllen: control.count, msg_flags: 0)
+                                    msg_iov: ioPointer, msg_iovlen: 1, msg_control: timed ? control.baseAddress : nil, msg_controllen: timed ? control.count : 0, msg_flags: 0)
                 let n = recvmsg(fd, &header, Int32(MSG_DONTWAIT))
                 return (n, header.msg_controllen)
             }

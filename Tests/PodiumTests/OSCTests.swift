@@ -115,7 +115,7 @@ final class OSCTests {
         let sending = (ContinuousClock.now - before) / .microseconds(1)
         #expect(eventually(1) { osc.stats.lastPath != nil })
         let path = try #require(osc.stats.lastPath)
-        let waited = try #require(path.waited, "the kernel gave no arrival time (SO_TIMESTAMPNS)")
+        let waited = path.waited
         // The datagram arrived while oscsend ran: it cannot have waited longer than that.
         #expect(waited >= 0 && waited < sending, "waited \(waited) µs, oscsend took \(sending) µs")
         #expect(path.parse > 0 && path.carriedOut > 0 && path.total < sending + 1_000_000)

@@ -151,10 +151,15 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
                               environment: ["SC_JACK_DEFAULT_OUTPUTS": ""])
         scsynth = p
         if waitForPort("SuperCollider:out_1", server: server.name) {
+            // The synth definition, until scsynth answers /done (its UDP port may open after its
+            // JACK port).
             let sender = UDPSender(port: port)
-            _ = sender.send(RawOSC.message("/d_recv", [.b(impulseSynthDef(name: "podium-impulse"))]))
-            Thread.sleep(forTimeInterval: 0.5)
-            scsynthSender = sender
+            var defined = false
+            for _ in 0..<10 where !defined {
+                _ = sender.send(RawOSC.message("/d_recv", [.b(impulseSynthDef(name: "podium-impulse"))]))
+                defined = sender.reply(timeout: 1).map { String(decoding: $0.prefix(5), as: UTF8.self) == "/done" } ?? false
+            }
+            if defined { scsynthSender = sender } else { scsynthNote = "did not answer /d_recv" }
         } else {
             scsynthNote = "did not start on JACK"
         }

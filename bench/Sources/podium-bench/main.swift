@@ -133,6 +133,14 @@ final class UDPSender {
             } }
         }
     }
+    /// The next datagram sent back to this socket, waiting up to `timeout` seconds.
+    func reply(timeout: Double) -> [UInt8]? {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, Int32(timeout * 1000)) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        return n > 0 ? Array(buffer[0..<n]) : nil
+    }
     deinit { close(fd) }
 }
 
@@ -334,7 +342,7 @@ do {
         for p in periods {
             let all = paths.filter { $0.0 == p }.flatMap(\.1)
             guard !all.isEmpty else { continue }
-            let waited = all.compactMap(\.waited), parse = all.map(\.parse), out = all.map(\.carriedOut), total = all.map(\.total)
+            let waited = all.map(\.waited), parse = all.map(\.parse), out = all.map(\.carriedOut), total = all.map(\.total)
             print(String(format: "| %d | %d | %.0f / %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f / %.0f | %.1f |", p, all.count,
                          waited.min() ?? .nan, percentile(waited, 0.5), waited.max() ?? .nan, percentile(parse, 0.5), parse.max() ?? .nan,
                          percentile(out, 0.5), out.max() ?? .nan, total.min() ?? .nan, percentile(total, 0.5), total.max() ?? .nan, percentile(total, 0.5) * 48000 / 1e6))
