@@ -128,13 +128,8 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
     let server = try TestJackServer(period: period, realtime: realtimeServer, tag: "bench-peers")
     defer { server.stop() }
 
-    let driver = JackDriver(source: .text(orchestra: impulseOrchestra, score: nil, name: "impulse.orc"),
-                            jack: JackOptions(clientName: "podium", serverName: server.name, connect: false))
-    try driver.start()
-    defer { driver.stop() }
-    let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
-    osc.start()
-    defer { osc.stop() }
+    let (driver, osc) = try startPodium(server: server)
+    defer { osc.stop(); driver.stop() }
     let text = try CsoundTextPort(driver: driver, options: OSCOptions(port: 0))
     text.start()
     defer { text.stop() }

@@ -144,17 +144,28 @@ final class UDPSender {
     deinit { close(fd) }
 }
 
+/// Podium in the bench's own process on `server` (client "podium"): the impulse orchestra, with
+/// `extra` lines, and its OSC surface listening on a free port.
+func startPodium(server: TestJackServer, extra: String = "") throws -> (JackDriver, OSCSurface) {
+    let driver = JackDriver(source: .text(orchestra: impulseOrchestra + extra, score: nil, name: "impulse.orc"),
+                            jack: JackOptions(clientName: "podium", serverName: server.name, connect: false))
+    try driver.start()
+    do {
+        let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+        osc.start()
+        return (driver, osc)
+    } catch {
+        driver.stop()
+        throw error
+    }
+}
+
 /// OSC: event-to-sound latency of `/podium/event` sent over UDP, and channel-set throughput.
 func oscTable(period: Int, events: Int) throws {
     let server = try TestJackServer(period: period, tag: "bench-osc")
     defer { server.stop() }
-    let driver = JackDriver(source: .text(orchestra: impulseOrchestra + "\nchn_k \"level\", 1\n", score: nil, name: "impulse.orc"),
-                            jack: JackOptions(clientName: "podium", serverName: server.name, connect: false))
-    try driver.start()
-    defer { driver.stop() }
-    let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
-    osc.start()
-    defer { osc.stop() }
+    let (driver, osc) = try startPodium(server: server, extra: "\nchn_k \"level\", 1\n")
+    defer { osc.stop(); driver.stop() }
     let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "bench-capture")
     try capture.connect(from: "podium:out_1", channel: 0)
     let sender = UDPSender(port: osc.port)
