@@ -34,7 +34,7 @@ public enum RecentInputs {
     }
 
     /// Notes a score event or f statement as its line ("i 2 0 0.01 0.5"), written straight into
-    /// a slot: no string is built for it (a note's way through a surface pays for this after its
+    /// a slot: no line is joined or copied for it (a note's way through a surface pays for this after its
     /// ring write, a few times a millisecond in a fader flood).
     // Thread: any NRT
     public static func note(_ command: Command) {
@@ -49,19 +49,10 @@ public enum RecentInputs {
         put(command.kind == .event ? UInt8(ascii: "i") : UInt8(ascii: "f"))
         for i in 0..<min(Int(command.count), Command.maxPFields) {
             put(32)
-            let v = command.pfields[i]
-            if v == v.rounded(), abs(v) < 1e15 {
-                // An integer: its digits, without a string.
-                var m = Int64(v)
-                if m < 0 { put(UInt8(ascii: "-")); m = -m }
-                var digits = 1, scale: Int64 = 1
-                while m / scale >= 10 { scale *= 10; digits += 1 }
-                for _ in 0..<digits { put(UInt8(ascii: "0") + UInt8(m / scale % 10)); scale /= 10 }
-            } else {
-                // Swift's shortest form: at most 15 bytes here almost always, kept inline.
-                var text = InputCheck.describe(v)
-                text.withUTF8 { for b in $0 { put(b) } }
-            }
+            // InputCheck's words for a number (integers without ".0"): a short string is kept
+            // inline, so this builds nothing on the heap.
+            var text = InputCheck.describe(command.pfields[i])
+            text.withUTF8 { for b in $0 { put(b) } }
         }
         let count = at - 2
         slot[0] = UInt8(count & 255)

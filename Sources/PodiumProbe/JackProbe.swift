@@ -274,9 +274,15 @@ public final class CaptureClient: @unchecked Sendable {
 
     /// The JACK frame of recorded sample `i` (each callback keeps its own frame time).
     public func frame(ofSample i: Int) -> Int64 {
+        let b = block(ofSample: i)
+        return state.pointee.blockFrame[b] + Int64(i - state.pointee.blockStart[b])
+    }
+
+    /// The callback (its index among the recorded ones) that recorded sample `i`.
+    func block(ofSample i: Int) -> Int {
         var b = 0
         while b + 1 < state.pointee.blocks && state.pointee.blockStart[b + 1] <= i { b += 1 }
-        return state.pointee.blockFrame[b] + Int64(i - state.pointee.blockStart[b])
+        return b
     }
 
     /// JACK's time now (µs), the clock of `receivedMicros(ofSample:)`.
@@ -284,9 +290,7 @@ public final class CaptureClient: @unchecked Sendable {
 
     /// When this client's callback received sample `i` (µs, JACK's clock).
     public func receivedMicros(ofSample i: Int) -> UInt64 {
-        var b = 0
-        while b + 1 < state.pointee.blocks && state.pointee.blockStart[b + 1] <= i { b += 1 }
-        return state.pointee.blockMicros[b]
+        state.pointee.blockMicros[block(ofSample: i)]
     }
 
     /// The sample index recorded at a JACK frame (nil: not recorded).
