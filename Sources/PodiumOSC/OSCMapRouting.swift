@@ -31,7 +31,7 @@ extension OSCSurface {
         case .push where c.event != nil:
             // A held note from press to release, its own fractional instance (`i1.060 0 -1 60`).
             let (instrument, fields) = c.heldNote(pressed: pressed)!
-            post(instrument: .number(instrument), fields: fields, m, source, frame)
+            post(instrument: .number(instrument), fields: fields, address: m.address, source, frame)
         case .pie:
             // Every share in one go (the same k-cycle), or none.
             do {
@@ -49,7 +49,7 @@ extension OSCSurface {
             if let e = c.event {
                 guard pressed else { break }
                 let instrument: ScoreLine.Instrument = e.name.map { .name($0) } ?? .number(e.instr ?? 1)
-                post(instrument: instrument, fields: [0, e.duration ?? 1, Double(row), Double(col)], m, source, frame)
+                post(instrument: instrument, fields: [0, e.duration ?? 1, Double(row), Double(col)], address: m.address, source, frame)
             } else if let channel = c.cellChannel(row: row, col: col) {
                 set(channel, pressed ? 1 : 0)
             } else {

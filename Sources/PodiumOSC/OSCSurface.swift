@@ -17,6 +17,8 @@ public final class OSCSurface: @unchecked Sendable {
     let lane: SurfaceLane
     let socket: UDPSocket
     let parser: LoParser
+    /// A note's numbers, read in place from the receive buffer (`NumericMessage`).
+    let numbers = UnsafeMutableBufferPointer<Double>.allocate(capacity: Command.maxPFields)
     let producer: CommandProducer
     let score: ScoreInput
     /// The orchestra file `/podium/reload` recompiles.
@@ -83,6 +85,8 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
+    deinit { numbers.deallocate() }
+
     public func start() {
         running.store(true, ordering: .releasing)
         let t = Thread { [self] in loop() }
@@ -135,6 +139,16 @@ public final class OSCSurface: @unchecked Sendable {
             notice("source", "OSC from \(source.host) refused (not loopback, not in --osc-allow)")
             return
         }
+        // A note (numbers only, no bundle) is read where it lies and goes to its route at once.
+        if n > 0, map == nil, let (address, values) = NumericMessage.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: numbers),
+           values >= 3 {
+            count { $0.parsed += 1; $0.messages += 1 }
+            let parsed = inHand > 0 ? UDPSocket.realtimeNanos() : 0
+            defer { if inHand > 0 { timed(arrival: arrival, inHand: inHand, parsed: parsed) } }
+            let instrument = numbers[0], fields = Array(numbers[1..<values]), address = NumericMessage.addresses[address]
+            carryOut(address, from: source) { [self] in post(instrument: .number(instrument), fields: fields, address: address, source, 0) }
+            return
+        }
         guard n > 0, let messages = parser.parse(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<n])) else {
             count { $0.malformed += 1 }
             notice("malformed", "malformed OSC datagram from \(source) (\(n) bytes)")
@@ -146,10 +160,16 @@ public final class OSCSurface: @unchecked Sendable {
         for m in messages {
             count { $0.messages += 1 }
             if OSCSurface.answeredAtOnce.contains(m.address) { handle(m, from: source); continue }
-            if !lane.run(key: source.description, { [self] in handle(m, from: source) }) {
-                count { $0.behindCompile += 1 }
-                replyError(source, m.address, "\(SurfaceLane.capacity) messages from you already wait for your compile; \(m.address) dropped")
-            }
+            carryOut(m.address, from: source) { [self] in handle(m, from: source) }
+        }
+    }
+
+    /// A message's action, now or — while its sender's compile waits — after it.
+    // Thread: NRT (OSC, under the lane)
+    func carryOut(_ address: String, from source: Endpoint, _ action: @escaping @Sendable () -> Void) {
+        if !lane.run(key: source.description, action) {
+            count { $0.behindCompile += 1 }
+            replyError(source, address, "\(SurfaceLane.capacity) messages from you already wait for your compile; \(address) dropped")
         }
     }
 
@@ -252,10 +272,12 @@ public final class OSCSurface: @unchecked Sendable {
         replyError(source, m.address, "unknown address \(m.address)")
     }
 
-    func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) {
+    func bad(_ m: OSCMessage, _ source: Endpoint, _ why: String) { bad(address: m.address, source, why) }
+
+    func bad(address: String, _ source: Endpoint, _ why: String) {
         count { $0.badArguments += 1 }
-        notice("arguments", "\(m.address) from \(source): \(why)")
-        replyError(source, m.address, "\(m.address): \(why)")
+        notice("arguments", "\(address) from \(source): \(why)")
+        replyError(source, address, "\(address): \(why)")
     }
 
     /// `/podium/event ,i|s f…`: instrument (number or name), start, duration, p4…
@@ -270,20 +292,20 @@ public final class OSCSurface: @unchecked Sendable {
         guard rest.count == m.arguments.count - 1, rest.count >= 2, rest.count < Command.maxPFields else {
             return bad(m, source, "expected numbers after the instrument: start, duration, p4… (at most \(Command.maxPFields - 1))")
         }
-        post(instrument: instrument, fields: Array(rest), m, source, frame)
+        post(instrument: instrument, fields: Array(rest), address: m.address, source, frame)
     }
 
-    func post(instrument: ScoreLine.Instrument, fields: [Double], _ m: OSCMessage, _ source: Endpoint, _ frame: Int64) {
+    func post(instrument: ScoreLine.Instrument, fields: [Double], address: String, _ source: Endpoint, _ frame: Int64) {
         do { try score.play(.event(instrument: instrument, fields: fields), frame: frame, quantize: quantize(frame)) } catch {
             switch error.kind {
             case .unknownTarget:
                 count { $0.unknownTargets += 1 }
-                replyError(source, m.address, error.description)
+                replyError(source, address, error.description)
             case .ringFull:
                 count { $0.ringFull += 1 }
-                replyError(source, m.address, error.description)
+                replyError(source, address, error.description)
             case .invalid:
-                bad(m, source, error.description)
+                bad(address: address, source, error.description)
             }
         }
     }

@@ -39,9 +39,11 @@ extension JackSuites.LinkTests {
             // Each stall is several xruns (JACK catches up); each restarts the host-time filter.
             // About two corrections an xrun beyond the quiet rate (39 for 19 in one clean-clone
             // run: the quiet rate measured in another 7.5 s is itself noisy); the fault this
-            // guards against made about eight.
+            // guards against made about eight. Under stress-ng the quiet rate itself is high and
+            // bursty (7 to 338 in 7.5 s over eight loaded runs; one failed with B 68 for 19), so
+            // a quarter of it is allowed on top: the fault would still show (8 × 19 beyond it).
             let xrunsA = afterA.xruns - beforeA.xruns, xrunsB = afterB.xruns - beforeB.xruns
-            #expect(madeB - baseB <= 3 * xrunsB && madeA - baseA <= 3 * xrunsA,
+            #expect(madeB - baseB <= 3 * xrunsB + baseB / 4 && madeA - baseA <= 3 * xrunsA + baseA / 4,
                     "corrections beyond the quiet rate: A \(madeA - baseA) for \(xrunsA) xruns, B \(madeB - baseB) for \(xrunsB)")
             let (offsets, sameBeat) = quantizedNotes(podA, podB, capture)
             print("link: after the stalls: \(describe(offsets)); capture xruns \(capture.xruns)")

@@ -63,6 +63,7 @@ final class MIDIHardwareTests {
         Thread.sleep(forTimeInterval: 0.2)
         // Notes starting at known frames: 0, 64, 128 and 192 frames into a period of 256 (ksmps 64).
         let producer = driver.makeProducer()
+        let xruns = driver.stats.xruns
         let base = (driver.frameTime / 256 + 40) * 256
         for (i, offset) in [0, 70, 130, 200].enumerated() {
             try producer.event([1, 0, 0.05, Double(60 + i)], frame: base + Int64(256 * 20 * i + offset))
@@ -70,11 +71,21 @@ final class MIDIHardwareTests {
         Thread.sleep(forTimeInterval: 2)
         let lines = MIDIHardwareTests.dumped(dump.stop())
         let ons = lines.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x90 }
-        #expect(ons.map(\.bytes[1]) == [60, 61, 62, 63], "\(lines)")
-        // Each note on at its k-cycle's first frame within the period: 0, 64, 128, 192.
-        #expect(ons.map(\.frame) == [0, 64, 128, 192], "\(ons)")
         let offs = lines.filter { $0.bytes.count == 3 && $0.bytes[0] == 0x80 }
-        #expect(offs.map(\.bytes[1]) == [60, 61, 62, 63], "note off after each note's 0.05 s")
+        // Each note on at its k-cycle's first frame within the period: 0, 64, 128, 192.
+        let expected: [UInt8: Int] = [60: 0, 61: 64, 62: 128, 63: 192]
+        if driver.stats.xruns == xruns {
+            #expect(ons.map(\.bytes[1]) == [60, 61, 62, 63], "\(lines)")
+            #expect(ons.map(\.frame) == [0, 64, 128, 192], "\(ons)")
+            #expect(offs.map(\.bytes[1]) == [60, 61, 62, 63], "note off after each note's 0.05 s")
+        } else {
+            // At a JACK xrun jack_midi_dump can read podium's MIDI buffer after podium wrote its
+            // next cycle there (JACK2's asynchronous mode): that cycle's messages are not dumped.
+            // What is dumped is still in order, each note on at its own frame.
+            #expect(!ons.isEmpty && ons.map(\.bytes[1]) == ons.map(\.bytes[1]).sorted() && ons.allSatisfy { expected[$0.bytes[1]] == $0.frame },
+                    "\(driver.stats.xruns - xruns) xruns: \(ons)")
+            #expect(!offs.isEmpty && offs.allSatisfy { expected[$0.bytes[1]] != nil }, "\(offs)")
+        }
         #expect(driver.stats.midiOutSent >= 8 && driver.stats.midiOutFull == 0 && driver.stats.midiOutRefused == 0, "\(driver.stats)")
     }
 
@@ -213,10 +224,19 @@ final class MIDIHardwareTests {
         defer { osc.stop() }
         let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "ask", "/podium/hush"])
         #expect(r.stdout.contains("/podium/done hushed"), "\(r.stdout) \(r.stderr)")
-        let keyboard = try MidiSender(server: server.name)
-        try keyboard.connect(to: "podium:midi_in")
-        keyboard.play([(frame: driver.frameTime + 2048, bytes: [0xB3, 123, 0])])
-        #expect(eventually(2) { driver.stats.hushes == 4 }, "\(driver.stats.hushes) hushes")
+        // At a JACK xrun the keyboard client can be a cycle ahead of podium and write its MIDI
+        // buffer again before podium read it (JACK2's asynchronous mode; see MidiTests): the
+        // controller is sent again only when podium counted an xrun while it was on its way.
+        var xrunsOnTheWay: [UInt64] = []
+        while true {
+            let xruns = driver.stats.xruns
+            let keyboard = try MidiSender(server: server.name)
+            try keyboard.connect(to: "podium:midi_in")
+            keyboard.play([(frame: driver.frameTime + 2048, bytes: [0xB3, 123, 0])])
+            if eventually(2, { driver.stats.hushes == 4 }) || driver.stats.xruns == xruns || xrunsOnTheWay.count == 2 { break }
+            xrunsOnTheWay.append(driver.stats.xruns - xruns)
+        }
+        #expect(driver.stats.hushes == 4, "\(driver.stats.hushes) hushes (sent again after xruns: \(xrunsOnTheWay))")
         #expect(eventually(2) { hushed.withLock { $0 } == 4 }, "the supervisor said each hush")
 
         let lines = MIDIHardwareTests.dumped(dump.stop())

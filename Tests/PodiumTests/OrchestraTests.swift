@@ -143,6 +143,7 @@ final class MidiTests {
         let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
         let dir = URL(fileURLWithPath: try recording.startRecording())
         capture.start()
+        let xruns = driver.stats.xruns
         let t0 = keyboard.frameTime + 4800
         // C major triad held, then released; then a single note.
         keyboard.play([(t0, [0x90, 60, 100]), (t0 + 2400, [0x90, 64, 100]), (t0 + 4800, [0x90, 67, 100]),
@@ -156,8 +157,24 @@ final class MidiTests {
         #expect(s.contains { abs($0) > 0.02 }, "the keyboard is heard")
         let log = try String(contentsOf: dir.appendingPathComponent("events.log"), encoding: .utf8)
         let midi = log.split(separator: "\n").filter { $0.contains(" midi ") }
-        #expect(midi.count == 8, "\(midi)")
-        #expect(midi.first?.hasSuffix("midi 90 3c 64") == true)
+        // Every message, in order. At a JACK xrun (a loaded machine) the keyboard client can be
+        // a cycle ahead of podium and write its MIDI buffer again before podium read it (JACK2's
+        // asynchronous mode): that cycle's messages never reach podium. Then the ones logged are
+        // still the keyboard's, in its order.
+        let played = ["midi 90 3c 64", "midi 90 40 64", "midi 90 43 64", "midi 80 3c 00", "midi 80 40 00", "midi 80 43 00", "midi 90 48 5a", "midi 80 48 00"]
+        let logged = midi.map { String($0.split(separator: " ", maxSplits: 1).last ?? "") }  // without the k-cycle
+        let xrunsWhilePlaying = driver.stats.xruns - xruns
+        if xrunsWhilePlaying == 0 {
+            #expect(logged == played, "\(midi)")
+        } else {
+            var next = played.startIndex
+            let inOrder = logged.allSatisfy { m in
+                guard let at = played[next...].firstIndex(of: m) else { return false }
+                next = at + 1
+                return true
+            }
+            #expect(!logged.isEmpty && inOrder, "the logged messages are the keyboard's, in its order (\(xrunsWhilePlaying) xruns): \(midi)")
+        }
         _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
         let recorded = try SoundFileContents(path: dir.appendingPathComponent("audio.wav").path).samples
         #expect(recorded.contains { abs($0) > 0.02 })

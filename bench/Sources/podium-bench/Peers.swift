@@ -227,42 +227,6 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
 
 nonisolated(unsafe) var bundleRows: [String] = []
 
-/// OSC encoding for the bench's senders (blobs and bundles, which Podium's own encoder has no
-/// use for).
-enum RawOSC {
-    enum Arg { case i(Int32), f(Float), s(String), b([UInt8]) }
-    static func pad(_ bytes: inout [UInt8]) { while bytes.count % 4 != 0 { bytes.append(0) } }
-    static func string(_ s: String) -> [UInt8] { var b = Array(s.utf8) + [0]; pad(&b); return b }
-    static func message(_ address: String, _ args: [Arg]) -> [UInt8] {
-        var out = string(address)
-        out += string("," + args.map { switch $0 { case .i: "i"; case .f: "f"; case .s: "s"; case .b: "b" } }.joined())
-        for a in args {
-            switch a {
-            case let .i(v): withUnsafeBytes(of: v.bigEndian) { out += $0 }
-            case let .f(v): withUnsafeBytes(of: v.bitPattern.bigEndian) { out += $0 }
-            case let .s(v): out += string(v)
-            case let .b(v):
-                withUnsafeBytes(of: Int32(v.count).bigEndian) { out += $0 }
-                var blob = v
-                pad(&blob)
-                out += blob
-            }
-        }
-        return out
-    }
-    static func bundle(ntp: Double, _ messages: [[UInt8]]) -> [UInt8] {
-        var out = string("#bundle")
-        let sec = UInt32(ntp.rounded(.down)), frac = UInt32((ntp - ntp.rounded(.down)) * 4_294_967_296)
-        withUnsafeBytes(of: sec.bigEndian) { out += $0 }
-        withUnsafeBytes(of: frac.bigEndian) { out += $0 }
-        for m in messages {
-            withUnsafeBytes(of: Int32(m.count).bigEndian) { out += $0 }
-            out += m
-        }
-        return out
-    }
-}
-
 /// One process's memory, read from /proc while it plays: the peak and where the resident pages are.
 struct MemoryBreakdown {
     var peakKiB = 0
