@@ -21,6 +21,7 @@ extension JackSuites.LinkTests {
             // which the clock follows too (by rate trims and, beyond the deadband, corrections).
             let stalls = 5, pause = 1.5, pid = podB.process.processIdentifier
             let quietA = corrections(podA), quietB = corrections(podB)
+            let cpu = IdleCPU.now()
             Thread.sleep(forTimeInterval: Double(stalls) * pause)
             let beforeA = corrections(podA), beforeB = corrections(podB)
             for _ in 0..<stalls {
@@ -39,12 +40,19 @@ extension JackSuites.LinkTests {
             // Each stall is several xruns (JACK catches up); each restarts the host-time filter.
             // About two corrections an xrun beyond the quiet rate (39 for 19 in one clean-clone
             // run: the quiet rate measured in another 7.5 s is itself noisy); the fault this
-            // guards against made about eight. Under stress-ng the quiet rate itself is high and
-            // bursty (7 to 338 in 7.5 s over eight loaded runs; one failed with B 68 for 19), so
-            // a quarter of it is allowed on top: the fault would still show (8 × 19 beyond it).
+            // guards against made about eight.
+            // With both cores busy (stress-ng beside the tests) the dummy driver's wobble alone
+            // makes corrections by the dozen, in bursts: 7 to 338 in the quiet 7.5 s and 4 to 187
+            // in the stalls' over 13 loaded runs, so three per xrun beyond it cannot be told from
+            // noise. The bound is checked when the machine had idle CPU time to give.
             let xrunsA = afterA.xruns - beforeA.xruns, xrunsB = afterB.xruns - beforeB.xruns
-            #expect(madeB - baseB <= 3 * xrunsB + baseB / 4 && madeA - baseA <= 3 * xrunsA + baseA / 4,
-                    "corrections beyond the quiet rate: A \(madeA - baseA) for \(xrunsA) xruns, B \(madeB - baseB) for \(xrunsB)")
+            let idle = IdleCPU.now().since(cpu)
+            if idle >= 0.2 {
+                #expect(madeB - baseB <= 3 * xrunsB && madeA - baseA <= 3 * xrunsA,
+                        "corrections beyond the quiet rate: A \(madeA - baseA) for \(xrunsA) xruns, B \(madeB - baseB) for \(xrunsB)")
+            } else {
+                print("link: the CPUs were \(Int(100 - idle * 100)) % busy: corrections per xrun not compared (A \(madeA - baseA) for \(xrunsA), B \(madeB - baseB) for \(xrunsB) beyond the quiet rate)")
+            }
             let (offsets, sameBeat) = quantizedNotes(podA, podB, capture)
             print("link: after the stalls: \(describe(offsets)); capture xruns \(capture.xruns)")
             expectTogether(offsets, expected: 0, capture)

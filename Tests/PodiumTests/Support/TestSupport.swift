@@ -217,3 +217,21 @@ func xrunsCausedByPodium(_ stats: DriverStats, since before: DriverStats) -> Str
     if stats.maxCallbackCPUMicroseconds < 0.8 * stats.periodMicroseconds { return nil }
     return "\(stats.xruns - before.xruns) xruns, the longest callback used \(stats.maxCallbackCPUMicroseconds) µs of CPU in a \(stats.periodMicroseconds) µs period: \(stats)"
 }
+
+/// The machine's CPU time, from /proc/stat's first line (all cores): idle (idle + iowait) and
+/// total, in clock ticks. `IdleCPU.since(before)` is the idle share of the time since `before`.
+struct IdleCPU {
+    var idle = 0, total = 0
+
+    static func now() -> IdleCPU {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return IdleCPU() }
+        let ticks = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+        guard ticks.count >= 5 else { return IdleCPU() }
+        return IdleCPU(idle: ticks[3] + ticks[4], total: ticks.prefix(8).reduce(0, +))
+    }
+
+    func since(_ before: IdleCPU) -> Double {
+        total > before.total ? Double(idle - before.idle) / Double(total - before.total) : 0
+    }
+}

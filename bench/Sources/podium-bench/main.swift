@@ -347,7 +347,7 @@ do {
                              l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, c.min() ?? .nan, percentile(c, 0.5), row.note))
             }
         }
-        print("\n### Podium's OSC receive path, per `/podium/event` of the blocks above (µs; the OSC thread's own times: the kernel's arrival stamp (SCM_TIMESTAMPNS), the datagram in hand, parsed by liblo, carried out onto the ring)\n")
+        print("\n### Podium's OSC receive path, per `/podium/event` of the blocks above (µs; the OSC thread's own times: the kernel's arrival stamp (SCM_TIMESTAMPNS), the datagram in hand, parsed (a note in place, `NumericMessage`; anything else by liblo), carried out onto the ring)\n")
         print("| period | events | waited for the thread: min / median / max | parse: median / max | carried out: median / max | total: min / median / max | total in frames (median) |")
         print("|---:|---:|---|---|---|---|---:|")
         for p in periods {
