@@ -141,7 +141,7 @@ public final class OSCSurface: @unchecked Sendable {
         }
         // A note (numbers only, no bundle) is read where it lies and goes to its route at once.
         if n > 0, map == nil, let (address, values) = NumericMessage.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: numbers),
-           values >= 3 {
+           OSCSurface.isNote(count: values) {
             count { $0.parsed += 1; $0.messages += 1 }
             let parsed = inHand > 0 ? UDPSocket.realtimeNanos() : 0
             defer { if inHand > 0 { timed(arrival: arrival, inHand: inHand, parsed: parsed) } }
@@ -289,11 +289,15 @@ public final class OSCSurface: @unchecked Sendable {
             return bad(m, source, "the instrument must be a number or a name")
         }
         let rest = m.arguments.dropFirst().compactMap(\.number)
-        guard rest.count == m.arguments.count - 1, rest.count >= 2, rest.count < Command.maxPFields else {
+        guard rest.count == m.arguments.count - 1, OSCSurface.isNote(count: rest.count + 1) else {
             return bad(m, source, "expected numbers after the instrument: start, duration, p4… (at most \(Command.maxPFields - 1))")
         }
         post(instrument: instrument, fields: Array(rest), address: m.address, source, frame)
     }
+
+    /// A note's count of numbers, the instrument's included: instrument, start and duration at
+    /// least, at most `Command.maxPFields` (both routes to `post` ask this).
+    static func isNote(count: Int) -> Bool { count >= 3 && count <= Command.maxPFields }
 
     func post(instrument: ScoreLine.Instrument, fields: [Double], address: String, _ source: Endpoint, _ frame: Int64) {
         do { try score.play(.event(instrument: instrument, fields: fields), frame: frame, quantize: quantize(frame)) } catch {
