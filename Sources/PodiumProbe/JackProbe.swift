@@ -152,6 +152,10 @@ struct CaptureState {
     var blocks: Int
     var blockCapacity: Int
     var xruns: Int = 0
+    /// JACK's frame time when the server's xrun notice reached this client (the first
+    /// `xrunCapacity`; the notice comes on the notification thread, after the cycle it names).
+    var xrunFrames: UnsafeMutablePointer<Int64>
+    var xrunCapacity: Int
 }
 
 /// The capture client's process callback: copies the input ports into the recording and
@@ -203,14 +207,18 @@ public final class CaptureClient: @unchecked Sendable {
                                           blockStart: .allocate(capacity: capacity / 16 + 1),
                                           blockFrame: .allocate(capacity: capacity / 16 + 1),
                                           blockMicros: .allocate(capacity: capacity / 16 + 1),
-                                          blocks: 0, blockCapacity: capacity / 16 + 1))
+                                          blocks: 0, blockCapacity: capacity / 16 + 1,
+                                          xrunFrames: .allocate(capacity: 4096), xrunCapacity: 4096))
         state.pointee.buffer.initialize(repeating: 0, count: capacity * channels)
         for i in 0..<channels {
             state.pointee.ports[i] = jack_port_register(c, "in_\(i + 1)", JACK_DEFAULT_AUDIO_TYPE, UInt(JackPortIsInput.rawValue), 0)
         }
         jack_set_process_callback(c, captureProcess, state)
+        // Thread: NRT (libjack's notification thread)
         jack_set_xrun_callback(c, { arg in
-            arg!.assumingMemoryBound(to: CaptureState.self).pointee.xruns += 1
+            let s = arg!.assumingMemoryBound(to: CaptureState.self)
+            if s.pointee.xruns < s.pointee.xrunCapacity { s.pointee.xrunFrames[s.pointee.xruns] = Int64(jack_frame_time(s.pointee.client)) }
+            s.pointee.xruns += 1
             return 0
         }, state)
         jack_activate(c)
@@ -218,6 +226,12 @@ public final class CaptureClient: @unchecked Sendable {
 
     /// Xruns the server reported to this client since it opened.
     public var xruns: Int { state.pointee.xruns }
+
+    /// Whether the server reported an xrun to this client within `window` frames of `frame`
+    /// (JACK frame time when the notice arrived, which is after the cycle it names).
+    public func xrunNear(_ frame: Int64, window: Int64) -> Bool {
+        (0..<min(state.pointee.xruns, state.pointee.xrunCapacity)).contains { abs(state.pointee.xrunFrames[$0] - frame) <= window }
+    }
 
     public func connect(from source: String, channel: Int) throws {
         let rc = jack_connect(client, source, "\(String(cString: jack_get_client_name(client))):in_\(channel + 1)")
@@ -320,6 +334,7 @@ public final class CaptureClient: @unchecked Sendable {
         state.pointee.blockStart.deallocate()
         state.pointee.blockFrame.deallocate()
         state.pointee.blockMicros.deallocate()
+        state.pointee.xrunFrames.deallocate()
         state.deallocate()
     }
 }

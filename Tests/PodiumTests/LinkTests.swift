@@ -136,19 +136,30 @@ final class LinkTests {
                 Issue.record("no peer: \(pod.stdout.suffix(300)) \(pod.stderr.suffix(300))\n\(pod.stdout.isEmpty && pod.stderr.isEmpty ? pod.whereStuck() : "")")
             }
         }
-        let capture = try CaptureClient(server: server.name, channels: 2, seconds: 20, name: "linkcap")
-        #expect(eventually(5) { jack_port_by_name(capture.client, "poda:out_1") != nil && jack_port_by_name(capture.client, "podb:out_1") != nil })
-        try capture.connect(from: "poda:out_1", channel: 0)
-        try capture.connect(from: "podb:out_1", channel: 1)
+        // Channels 0 and 1: the hosts' notes (out_1); 2 and 3: their clocks' phase (out_2).
+        let capture = try CaptureClient(server: server.name, channels: 4, seconds: 20, name: "linkcap")
+        #expect(eventually(5) { jack_port_by_name(capture.client, "poda:out_2") != nil && jack_port_by_name(capture.client, "podb:out_2") != nil })
+        for (channel, port) in ["poda:out_1", "podb:out_1", "poda:out_2", "podb:out_2"].enumerated() {
+            try capture.connect(from: port, channel: channel)
+        }
         Thread.sleep(forTimeInterval: 1)  // the host-time filters settle; phase corrections done
         try body(podA, podB, capture)
+    }
+
+    /// One note heard from both hosts: B − A (frames, modulo a beat), B's onset frame, and how
+    /// far A's clock was ahead of B's (frames, modulo a beat) at A's onset and at B's, read from
+    /// the phase each host puts on its second output.
+    struct HeardNote {
+        var offset: Double
+        var onset: Int64
+        var clockLeads: [Double]
     }
 
     /// Sends the same `@beat` note to both hosts `sends` times, a new beat each time;
     /// B's onsets against A's beat grid (frames: the nearest of A's onsets, modulo a beat — a
     /// line the two hosts read on either side of a beat line starts a beat apart).
     func quantizedNotes(_ podA: LineChild, _ podB: LineChild, _ capture: CaptureClient, tempo: Double = 120,
-                        sends: Int = 8) -> (offsets: [Double], sameBeat: Int) {
+                        sends: Int = 8) -> (notes: [HeardNote], sameBeat: Int) {
         let xruns = capture.xruns
         capture.start()
         for i in 0..<sends {
@@ -159,31 +170,54 @@ final class LinkTests {
         Thread.sleep(forTimeInterval: 0.8)
         capture.stopRecording()
         let framesPerBeat = 48_000 * 60 / tempo
-        // The notes are sent 1.1 beats apart or more, so two onsets inside one quarter beat are
-        // one note: at a JACK xrun the capture client can record a host's cycle twice or read its
-        // buffer before the host wrote it (seen under load: one note's frame twice).
+        func moduloBeat(_ d: Double) -> Double { d - (d / framesPerBeat).rounded() * framesPerBeat }
+        // The notes are sent 1.1 beats apart or more and each lands on a beat line, so their
+        // onsets are a beat apart or more: two onsets inside half a beat are one note. At a JACK
+        // xrun the capture client can record a host's cycle twice, or read its buffer before the
+        // host wrote it (seen under load: one note's frame twice, and the note's last cycle again
+        // 118 frames after its quarter-beat step ended, at the capture's next cycle).
         func notes(_ onsets: [Int64]) -> [Int64] {
             onsets.reduce(into: []) { kept, o in
-                if let last = kept.last, Double(o - last) < framesPerBeat / 4 { return }
+                if let last = kept.last, Double(o - last) < framesPerBeat / 2 { return }
                 kept.append(o)
             }
         }
         let onsetsA = notes(capture.onsets(0)), onsetsB = notes(capture.onsets(1))
         #expect(onsetsA.count == sends && onsetsB.count == sends, "onsets: \(onsetsA) / \(onsetsB) (xruns during the notes: \(capture.xruns - xruns))")
-        let offsets: [Double] = onsetsB.compactMap { ob in
+        // link_steps.csd's instr 3 puts the clock's phase × 0.1 on out_2 (0 to 0.4 for a quantum
+        // of 4; a k-cycle, here a period, per step), under instr 2's step of 0.5 while a note sounds.
+        let phases = (capture.samples(2), capture.samples(3))
+        func clockLead(at frame: Int64) -> Double? {
+            guard let i = capture.sampleIndex(ofFrame: frame), i < phases.0.count, i < phases.1.count else { return nil }
+            func phase(_ v: Float) -> Double { (v >= 0.45 ? Double(v) - 0.5 : Double(v)) / 0.1 }
+            var beats = phase(phases.0[i]) - phase(phases.1[i])
+            if beats > 2 { beats -= 4 } else if beats <= -2 { beats += 4 }
+            return moduloBeat(beats * framesPerBeat)
+        }
+        let heard: [HeardNote] = onsetsB.compactMap { ob in
             guard let oa = onsetsA.min(by: { abs($0 - ob) < abs($1 - ob) }) else { return nil }
-            let d = Double(ob - oa)
-            return d - (d / framesPerBeat).rounded() * framesPerBeat
+            return HeardNote(offset: moduloBeat(Double(ob - oa)), onset: ob, clockLeads: [oa, ob].compactMap(clockLead))
         }
         let sameBeat = zip(onsetsA, onsetsB).filter { abs(Double($0 - $1)) < framesPerBeat / 2 }.count
-        return (offsets, sameBeat)
+        return (heard, sameBeat)
     }
 
-    /// B − A within 2 ms (96 frames) of `expected` for every note, the median within 0.5 ms; a
-    /// JACK xrun (the dummy server on a loaded machine) may delay up to two notes further.
-    func expectTogether(_ offsets: [Double], expected: Double, _ capture: CaptureClient) {
-        let far = offsets.filter { abs($0 - expected) > 96 }
-        #expect(far.isEmpty || (capture.xruns > 0 && far.count <= 2), "B − A should be \(Int(expected)) frames: \(offsets) (xruns \(capture.xruns))")
+    /// B − A within 2 ms (96 frames) of `expected` for every note, the median within 0.5 ms.
+    /// A note further off must be where the two clocks put it: A's clock was that far ahead of
+    /// B's at A's onset or at B's (each host places its note by its own clock; on the dummy
+    /// server the frame clock wobbles against Link's, and each host corrects its phase, by up to
+    /// a period, at its own moment), or the capture client had an xrun notice within half a
+    /// second (it may then have read a host's buffer a cycle early or late).
+    func expectTogether(_ notes: [HeardNote], expected: Double, _ capture: CaptureClient) {
+        let far = notes.filter { abs($0.offset - expected) > 96 }
+        let unexplained = far.filter { note in
+            !note.clockLeads.contains { abs($0 - note.offset) <= 96 } && !capture.xrunNear(note.onset, window: 24_000)
+        }
+        let offsets = notes.map(\.offset)
+        #expect(unexplained.isEmpty, "B − A should be \(Int(expected)) frames: \(offsets.map { Int($0) }); neither the clocks nor an xrun explain \(unexplained.map { "\(Int($0.offset)) at \($0.onset) (A's clock ahead by \($0.clockLeads.map { Int($0) }))" }) (xruns \(capture.xruns))")
+        if !far.isEmpty {
+            print("link: notes off by more than 2 ms: \(far.map { "\(Int($0.offset)) at \($0.onset), A's clock ahead by \($0.clockLeads.map { Int($0) }), xrun near: \(capture.xrunNear($0.onset, window: 24_000))" })")
+        }
         let median = offsets.sorted()[offsets.count / 2]
         #expect(abs(median - expected) <= 24, "median B − A \(median) frames, expected \(Int(expected)): \(offsets)")
     }
@@ -199,13 +233,13 @@ final class LinkTests {
           arguments: [90.0, 120.0, 175.0])
     func twoHosts(_ tempo: Double) throws {
         try withTwoHosts(tempo: tempo) { podA, podB, capture in
-            let (offsets, sameBeat) = quantizedNotes(podA, podB, capture, tempo: tempo)
-            print("link: two hosts at \(Int(tempo)) BPM: \(describe(offsets)); capture xruns \(capture.xruns)")
+            let (notes, sameBeat) = quantizedNotes(podA, podB, capture, tempo: tempo)
+            print("link: two hosts at \(Int(tempo)) BPM: \(describe(notes.map(\.offset))); capture xruns \(capture.xruns)")
             for (name, pod) in [("A", podA), ("B", podB)] {
                 print("link: host \(name): \(pod.ask(":link", every: 0.2, timeout: 5) { $0.hasPrefix("link on") } ?? "?")")
             }
-            expectTogether(offsets, expected: 0, capture)
-            #expect(sameBeat >= offsets.count - 2, "notes on the same beat: \(sameBeat) of \(offsets.count)")
+            expectTogether(notes, expected: 0, capture)
+            #expect(sameBeat >= notes.count - 2, "notes on the same beat: \(sameBeat) of \(notes.count)")
 
             // A tempo change on one host reaches the other's clock.
             podA.say(":tempo 133")
@@ -219,9 +253,9 @@ final class LinkTests {
         try withTwoHosts(connectA: true) { podA, podB, capture in
             let latency = podA.ask(":link", every: 0.2, timeout: 5) { $0.contains("latency 10.7 ms") }
             #expect(latency != nil, "host A's latency (512 frames at 48 kHz): \(podA.lines.suffix(2))")
-            let (offsets, _) = quantizedNotes(podA, podB, capture)
-            print("link: host A heard 512 frames later than it computes: \(describe(offsets))")
-            expectTogether(offsets, expected: 512, capture)
+            let (notes, _) = quantizedNotes(podA, podB, capture)
+            print("link: host A heard 512 frames later than it computes: \(describe(notes.map(\.offset)))")
+            expectTogether(notes, expected: 512, capture)
         }
     }
 }
