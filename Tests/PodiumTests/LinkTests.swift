@@ -209,15 +209,17 @@ final class LinkTests {
     /// a period, at its own moment), or the capture client had an xrun notice within half a
     /// second (it may then have read a host's buffer a cycle early or late).
     func expectTogether(_ notes: [HeardNote], expected: Double, _ capture: CaptureClient) {
-        let far = notes.filter { abs($0.offset - expected) > 96 }
-        let unexplained = far.filter { note in
-            !note.clockLeads.contains { abs($0 - note.offset) <= 96 } && !capture.xrunNear(note.onset, window: 24_000)
+        // Each far note's causes, found once for the expectation and the report.
+        let far = notes.filter { abs($0.offset - expected) > 96 }.map { note in
+            (note: note, clocks: note.clockLeads.contains { abs($0 - note.offset) <= 96 }, xrun: capture.xrunNear(note.onset, window: 24_000))
         }
+        func describe(_ f: (note: HeardNote, clocks: Bool, xrun: Bool)) -> String {
+            "\(Int(f.note.offset)) at \(f.note.onset), A's clock ahead by \(f.note.clockLeads.map { Int($0) }), xrun near: \(f.xrun)"
+        }
+        let unexplained = far.filter { !$0.clocks && !$0.xrun }
         let offsets = notes.map(\.offset)
-        #expect(unexplained.isEmpty, "B − A should be \(Int(expected)) frames: \(offsets.map { Int($0) }); neither the clocks nor an xrun explain \(unexplained.map { "\(Int($0.offset)) at \($0.onset) (A's clock ahead by \($0.clockLeads.map { Int($0) }))" }) (xruns \(capture.xruns))")
-        if !far.isEmpty {
-            print("link: notes off by more than 2 ms: \(far.map { "\(Int($0.offset)) at \($0.onset), A's clock ahead by \($0.clockLeads.map { Int($0) }), xrun near: \(capture.xrunNear($0.onset, window: 24_000))" })")
-        }
+        #expect(unexplained.isEmpty, "B − A should be \(Int(expected)) frames: \(offsets.map { Int($0) }); neither the clocks nor an xrun explain \(unexplained.map(describe)) (xruns \(capture.xruns))")
+        if !far.isEmpty { print("link: notes off by more than 2 ms: \(far.map(describe))") }
         let median = offsets.sorted()[offsets.count / 2]
         #expect(abs(median - expected) <= 24, "median B − A \(median) frames, expected \(Int(expected)): \(offsets)")
     }
