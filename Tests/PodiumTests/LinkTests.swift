@@ -153,6 +153,8 @@ final class LinkTests {
         var offset: Double
         var onset: Int64
         var clockLeads: [Double]
+        /// A's and B's own distance (frames) from their clock's nearest beat line at their onset.
+        var ownLines: [Double]
     }
 
     /// Sends the same `@beat` note to both hosts `sends` times, a new beat each time;
@@ -185,18 +187,28 @@ final class LinkTests {
         let onsetsA = notes(capture.onsets(0)), onsetsB = notes(capture.onsets(1))
         #expect(onsetsA.count == sends && onsetsB.count == sends, "onsets: \(onsetsA) / \(onsetsB) (xruns during the notes: \(capture.xruns - xruns))")
         // link_steps.csd's instr 3 puts the clock's phase × 0.1 on out_2 (0 to 0.4 for a quantum
-        // of 4; a k-cycle, here a period, per step), under instr 2's step of 0.5 while a note sounds.
+        // of 4; Csound's a() ramps it across each k-cycle), under instr 2's step of 0.5 while a note sounds.
         let phases = (capture.samples(2), capture.samples(3))
+        func phase(_ v: Float) -> Double { (v >= 0.45 ? Double(v) - 0.5 : Double(v)) / 0.1 }
         func clockLead(at frame: Int64) -> Double? {
             guard let i = capture.sampleIndex(ofFrame: frame), i < phases.0.count, i < phases.1.count else { return nil }
-            func phase(_ v: Float) -> Double { (v >= 0.45 ? Double(v) - 0.5 : Double(v)) / 0.1 }
             var beats = phase(phases.0[i]) - phase(phases.1[i])
             if beats > 2 { beats -= 4 } else if beats <= -2 { beats += 4 }
             return moduloBeat(beats * framesPerBeat)
         }
+        // A host's distance from its own clock's beat line at its onset. Csound's a() ramps from
+        // the last k-cycle's phase to this one's across the k-cycle (measured: the ramp moves every
+        // sample), so the ramp at a frame is the clock's phase one k-cycle (here a period) earlier.
+        // A note placed by its own clock sits a frame or two past the line, on every note.
+        func ownLine(_ channel: Int, at frame: Int64) -> Double? {
+            let ramp = channel == 0 ? phases.0 : phases.1
+            guard let i = capture.sampleIndex(ofFrame: frame), i < ramp.count else { return nil }
+            return moduloBeat(phase(ramp[i]) * framesPerBeat + Double(server.period))
+        }
         let heard: [HeardNote] = onsetsB.compactMap { ob in
             guard let oa = onsetsA.min(by: { abs($0 - ob) < abs($1 - ob) }) else { return nil }
-            return HeardNote(offset: moduloBeat(Double(ob - oa)), onset: ob, clockLeads: [oa, ob].compactMap(clockLead))
+            return HeardNote(offset: moduloBeat(Double(ob - oa)), onset: ob, clockLeads: [oa, ob].compactMap(clockLead),
+                             ownLines: [ownLine(0, at: oa), ownLine(1, at: ob)].compactMap { $0 })
         }
         let sameBeat = zip(onsetsA, onsetsB).filter { abs(Double($0 - $1)) < framesPerBeat / 2 }.count
         return (heard, sameBeat)
@@ -214,12 +226,13 @@ final class LinkTests {
             (note: note, clocks: note.clockLeads.contains { abs($0 - note.offset) <= 96 }, xrun: capture.xrunNear(note.onset, window: 24_000))
         }
         func describe(_ f: (note: HeardNote, clocks: Bool, xrun: Bool)) -> String {
-            "\(Int(f.note.offset)) at \(f.note.onset), A's clock ahead by \(f.note.clockLeads.map { Int($0) }), xrun near: \(f.xrun)"
+            "\(Int(f.note.offset)) at \(f.note.onset), A's clock ahead by \(f.note.clockLeads.map { Int($0) }), A's and B's onsets from their own beat lines \(f.note.ownLines.map { Int($0) }), xrun near: \(f.xrun)"
         }
         let unexplained = far.filter { !$0.clocks && !$0.xrun }
         let offsets = notes.map(\.offset)
         #expect(unexplained.isEmpty, "B − A should be \(Int(expected)) frames: \(offsets.map { Int($0) }); neither the clocks nor an xrun explain \(unexplained.map(describe)) (xruns \(capture.xruns))")
         if !far.isEmpty { print("link: notes off by more than 2 ms: \(far.map(describe))") }
+        print("link: onsets from each host's own beat line (A, B): \(notes.map { $0.ownLines.map { Int($0) } })")
         let median = offsets.sorted()[offsets.count / 2]
         #expect(abs(median - expected) <= 24, "median B − A \(median) frames, expected \(Int(expected)): \(offsets)")
     }
