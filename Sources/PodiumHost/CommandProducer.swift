@@ -29,11 +29,11 @@ public final class CommandProducer: @unchecked Sendable {
         return pushed ? nextID : nil
     }
 
-    /// A score event now (or at `frame`).
+    /// A score event now (or at `frame`); its p-fields are checked once, in the command (`post`).
     // Thread: this producer's thread
     @discardableResult
     public func event(_ pfields: [Double], frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) -> UInt64? {
-        try InputCheck.note(pfields)
+        try InputCheck.pFieldCount(pfields.count)
         var c = Command.event(pfields, frame: frame)
         quantize.time(&c)
         return try post(c)

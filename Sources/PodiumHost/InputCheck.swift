@@ -27,12 +27,22 @@ public enum InputCheck {
 
     /// A note's p-fields: p1 an instrument number, p2 a start, p3 a duration, the rest finite.
     public static func note(_ p: [Double]) throws(InputError) {
-        guard p.count >= 1 else { throw InputError("a note needs an instrument number") }
-        guard p.count <= Command.maxPFields else { throw InputError("\(p.count) p-fields: at most \(Command.maxPFields)") }
-        try instrument(p[0])
-        if p.count > 1 { try start(p[1]) }
-        if p.count > 2 { try number(p[2], "p3 (duration)", limit: maximumDuration) }
-        for i in p.indices.dropFirst(3) { try number(p[i], "p\(i + 1)") }
+        try note(count: p.count) { p[$0] }
+    }
+
+    /// A note's p-field count: from 1 (the instrument) to `Command.maxPFields`.
+    public static func pFieldCount(_ n: Int) throws(InputError) {
+        guard n >= 1 else { throw InputError("a note needs an instrument number") }
+        guard n <= Command.maxPFields else { throw InputError("\(n) p-fields: at most \(Command.maxPFields)") }
+    }
+
+    /// A note's `count` p-fields, read in place (a command's own storage: no array is built).
+    static func note(count: Int, _ p: (Int) -> Double) throws(InputError) {
+        try pFieldCount(count)
+        try instrument(p(0))
+        if count > 1 { try start(p(1)) }
+        if count > 2 { try number(p(2), "p3 (duration)", limit: maximumDuration) }
+        for i in 3..<max(3, count) { try number(p(i), "p\(i + 1)") }
     }
 
     /// An instrument number (p1): finite, not zero, |p1| < 2^31.
@@ -77,7 +87,7 @@ public enum InputCheck {
     public static func command(_ c: Command) throws(InputError) {
         switch c.kind {
         case .event:
-            try note(c.fields)
+            try note(count: Int(c.count)) { c.pfields[$0] }
         case .table:
             try TableStatement.check(c.fields)
         case .setControl, .momentary:

@@ -50,6 +50,17 @@ struct BadInputReadingTests {
         #expect(throws: InputError.self) { try InputCheck.command(.event([.infinity, 0, 1])) }
         #expect(throws: InputError.self) { try InputCheck.command(.set(UnsafeMutablePointer<Double>.allocate(capacity: 1), to: .nan)) }
         #expect(throws: InputError.self) { try InputCheck.ahead(.infinity, "a timetag") }
+        // A posted note's p-fields are checked once, in place in the command: each named.
+        func commandError(_ p: [Double]) -> String? {
+            do { try InputCheck.command(.event(p)); return nil } catch { return error.description }
+        }
+        #expect(commandError([0, 0, 1])?.contains("instrument 0") == true)
+        #expect(commandError([1, -1, 1])?.contains("p2 (start)") == true)
+        #expect(commandError([1, 0, .nan])?.contains("p3 (duration)") == true)
+        #expect(commandError([1, 0, 1, 2, 3, .infinity])?.contains("p6 is inf") == true, "\(commandError([1, 0, 1, 2, 3, .infinity]) ?? "passed")")
+        #expect(commandError([]) == "a note needs an instrument number")
+        #expect(commandError([1, 0, 1] + Array(repeating: 0.5, count: 13)) == nil)
+        #expect(throws: InputError.self) { try InputCheck.pFieldCount(Command.maxPFields + 1) }
         #expect(throws: Script.ParseError.self) { try Script(text: "@inf i1 0 1") }
         #expect(throws: InputError.self) { try Script.timePrefix("@1e300 i1 0 1") }
     }
