@@ -10,5 +10,6 @@
 #include <avahi-common/alternative.h>
 #include <avahi-common/error.h>
 #include <avahi-common/malloc.h>
+#include <avahi-common/simple-watch.h>
 #include <avahi-common/thread-watch.h>
 #endif

@@ -13,8 +13,8 @@ public struct LANService: Sendable, Equatable {
     }
 }
 
-/// Publishes services through the Avahi daemon (libavahi-client over D-Bus), the only file that
-/// calls `avahi_*`. Avahi's threaded poll runs the client and its callbacks on a thread of its
+/// Publishes services through the Avahi daemon (libavahi-client over D-Bus); this file is the
+/// only one that calls `avahi_*` (`AvahiDaemon`, below, is what `podium doctor` reads). Avahi's threaded poll runs the client and its callbacks on a thread of its
 /// own; this object's state is touched there, or by the owner under the poll's lock.
 ///
 /// Without a daemon the client waits for one (`AVAHI_CLIENT_NO_FAIL`): the services appear when
@@ -190,6 +190,36 @@ private func avahiClientChanged(_ c: OpaquePointer?, _ state: AvahiClientState, 
 private func avahiGroupChanged(_ g: OpaquePointer?, _ state: AvahiEntryGroupState, _ userdata: UnsafeMutableRawPointer?) {
     guard let g, let userdata else { return }
     Unmanaged<AvahiPublisher>.fromOpaque(userdata).takeUnretainedValue().groupChanged(g, state)
+}
+
+/// The Avahi daemon as a client finds it now (`podium doctor`): connected without waiting for
+/// one, read, let go.
+public enum AvahiDaemon {
+    public struct Look: Sendable, Equatable {
+        /// The name the daemon publishes this machine under (`stagebox.local`).
+        public var hostName: String
+        /// `avahi 0.8`.
+        public var version: String
+        /// False while the daemon registers its host name (or after a collision of it).
+        public var running: Bool
+    }
+
+    /// The daemon's host name, version and state, or the call that failed (`Daemon not running`
+    /// without one; a D-Bus error without a system bus).
+    // Thread: NRT (any)
+    public static func look() -> Result<Look, DiscoveryError> {
+        guard let poll = avahi_simple_poll_new() else { return .failure(DiscoveryError(call: "avahi_simple_poll_new", code: Int32(AVAHI_ERR_NO_MEMORY))) }
+        defer { avahi_simple_poll_free(poll) }
+        var error: Int32 = 0
+        // No AVAHI_CLIENT_NO_FAIL: without a daemon the call fails at once, naming why.
+        guard let client = avahi_client_new(avahi_simple_poll_get(poll), AvahiClientFlags(0), { _, _, _ in }, nil, &error) else {
+            return .failure(DiscoveryError(call: "avahi_client_new", code: error))
+        }
+        defer { avahi_client_free(client) }
+        let host = avahi_client_get_host_name_fqdn(client).map { String(cString: $0) } ?? "?"
+        let version = avahi_client_get_version_string(client).map { String(cString: $0) } ?? "?"
+        return .success(Look(hostName: host, version: version, running: avahi_client_get_state(client) == AVAHI_CLIENT_S_RUNNING))
+    }
 }
 
 /// A failed Avahi call: its name and Avahi's own words (`avahi_strerror`).

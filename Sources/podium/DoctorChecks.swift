@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PodiumDiscovery
 import PodiumHost
 import PodiumPerformance
 
@@ -158,6 +159,23 @@ enum DoctorChecks {
                            fix: "free space, or keep sessions elsewhere: podium play --sessions DIR (or PODIUM_SESSIONS); podium sessions prune --keep 20")
         }
         return Finding(level: .ok, check: "disk for sessions", found: text)
+    }
+
+    /// LAN discovery: OSC and the page on a LAN address are published (TouchOSC's list of
+    /// hosts, a browser's `.local` name) through the Avahi daemon, when one runs. Optional: the
+    /// addresses work without it, so its absence is a note.
+    static func lanDiscovery() -> Finding {
+        let check = "LAN discovery"
+        switch AvahiDaemon.look() {
+        case let .success(look) where look.running:
+            return Finding(level: .ok, check: check, found: "the Avahi daemon runs (\(look.version)) as \(look.hostName): OSC and the page on a LAN address are found by name")
+        case let .success(look):
+            return Finding(level: .note, check: check, found: "the Avahi daemon (\(look.version)) is still registering this machine's name: OSC and the page are published once it has one")
+        case let .failure(error):
+            return Finding(level: .note, check: check,
+                           found: "no Avahi daemon (\(error)): OSC and the page on a LAN address are not found by name (TouchOSC's host list, .local); their addresses work, and podium play publishes them once a daemon starts",
+                           fix: "sudo apt install avahi-daemon && sudo systemctl enable --now avahi-daemon")
+        }
     }
 
     /// A port Podium listens on: free, or taken by whom.

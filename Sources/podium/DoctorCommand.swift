@@ -8,7 +8,7 @@ import PodiumWeb
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check this machine for a clean show: real-time priority, memory, CPU, JACK, sound cards, disk, ports.",
+        abstract: "Check this machine for a clean show: real-time priority, memory, CPU, JACK, sound cards, disk, ports, LAN discovery.",
         discussion: """
         Prints one line per check (✔ ok, · note, ! warning, ✖ problem), each problem or warning \
         with the command that fixes it. Exits 1 when a problem would hurt a performance (no \
@@ -58,6 +58,7 @@ struct Doctor: ParsableCommand {
             DoctorChecks.disk(sessions: sessionsRoot(sessions)),
             DoctorChecks.port(Int(oscPort), udp: true, bind: oscBind, what: "OSC", option: "--osc-port"),
             DoctorChecks.port(webPort, udp: false, bind: webBind, what: "stage page", option: "--web-port"),
+            DoctorChecks.lanDiscovery(),
         ]
         for f in findings { print(f.text) }
         let problems = findings.filter { $0.level == .problem }.count

@@ -86,6 +86,39 @@ final class LANDiscoveryTests {
         }
     }
 
+    @Test("the Avahi daemon restarted under a performance: the services are withdrawn, then published again under the same name; the performance plays on; podium doctor reads the daemon, or says there is none")
+    func daemonRestarted() throws {
+        try #require(TestLAN.available, "needs root, iproute2, avahi-daemon, avahi-utils and dbus-daemon")
+        let lan = try TestLAN(subnet: 93)
+        defer { lan.stop() }
+        let (a, stage, phone) = (lan.stage, lan.stageAvahi, lan.phoneAvahi)
+        func doctor() throws -> String {
+            let r = try run(Paths.podium, ["doctor", "--watch", "0", "--server", "\(server.name)-none"], environment: stage.environment, timeout: 60)
+            return r.stdout.split(separator: "\n").first { $0.contains("LAN discovery") }.map(String.init) ?? "no LAN discovery line: \(r.stdout)"
+        }
+        let without = try doctor()
+        #expect(without.hasPrefix("· LAN discovery: no Avahi daemon (avahi_client_new failed: Daemon not running)"), "\(without)")
+        try stage.startDaemon()
+        try phone.startDaemon()
+        let with = try doctor()
+        #expect(with.hasPrefix("✔ LAN discovery: the Avahi daemon runs (avahi ") && with.contains(" as podium-stage.local"), "\(with)")
+
+        let expected = "synth (podium on \(host))"
+        let pod = try podium(in: a, stage, name: "podrestart", extra: ["--osc-bind", "10.77.93.1", "--no-web"])
+        defer { if pod.process.isRunning { pod.finish(":quit") } }
+        func published() -> Bool { ((try? phone.browse("_osc._udp")) ?? []).contains { $0.name == expected && $0.address == "10.77.93.1" } }
+        #expect(eventually(15) { pod.stderr.contains("found on the LAN as “\(expected)”") }, "\(pod.stderr)")
+        #expect(eventually(10, published), "published before the restart")
+
+        stage.stopDaemon()
+        #expect(eventually(10) { pod.stderr.contains("the Avahi daemon went away: waiting for it to publish again") }, "\(pod.stderr)")
+        #expect(eventually(10) { !published() }, "withdrawn while the stage has no daemon")
+        try stage.startDaemon()
+        #expect(eventually(15) { pod.stderr.components(separatedBy: "found on the LAN as “\(expected)”").count == 3 }, "published again: \(pod.stderr)")
+        #expect(eventually(10, published), "found again from the phone")
+        #expect(pod.process.isRunning && pod.ask(":status", every: 0.2, timeout: 5) { $0.contains(" xruns ") } != nil, "the performance plays on: \(pod.stderr)")
+    }
+
     @Test("a second performance of the same orchestra on the LAN is published as “NAME #2”; both are found")
     func secondPerformanceTakesTheNextName() throws {
         try #require(TestLAN.available, "needs root, iproute2, avahi-daemon, avahi-utils and dbus-daemon")

@@ -14,6 +14,8 @@ final class TestAvahi: @unchecked Sendable {
     var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(directory.path)/bus"] }
     /// The daemons started (dbus-daemon, avahi-daemon): this process's children.
     private var daemons: [pid_t] = []
+    /// The Avahi daemon now running (`stopDaemon` ends it; the bus stays).
+    private var avahi: pid_t?
 
     /// Starts the bus now; the Avahi daemon when `startDaemon()` is called.
     // Thread: the test's
@@ -63,11 +65,23 @@ final class TestAvahi: @unchecked Sendable {
     // Thread: the test's
     func startDaemon() throws {
         let script = "mount -t tmpfs none /run && exec \(TestAvahi.tool("avahi-daemon")) --no-chroot --no-drop-root --no-rlimits --no-proc-title -f \(directory.path)/avahi.conf"
-        try detached(namespace.command(["/usr/bin/unshare", "-m", "/bin/sh", "-c", script]),
-                               log: directory.appendingPathComponent("avahi.log").path, environment: environment)
+        avahi = try detached(namespace.command(["/usr/bin/unshare", "-m", "/bin/sh", "-c", script]),
+                             log: directory.appendingPathComponent("avahi.log").path, environment: environment)
         guard eventually(10, { self.log("avahi.log").contains("Server startup complete") }) else {
             throw TestFailure("avahi-daemon did not start: \(log("avahi.log"))")
         }
+    }
+
+    /// Ends the Avahi daemon as `systemctl stop` does (SIGTERM: it says goodbye on the network and
+    /// leaves the bus), and reaps it. The bus stays for the next `startDaemon()`.
+    // Thread: the test's
+    func stopDaemon() {
+        guard let pid = avahi else { return }
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        daemons.removeAll { $0 == pid }
+        avahi = nil
     }
 
     // Thread: the test's
@@ -82,7 +96,8 @@ final class TestAvahi: @unchecked Sendable {
     /// child's is kept open) and execs the daemon with its output to `log`, in a session of its
     /// own, with no signal blocked. `stop()` kills it and reaps it.
     // Thread: the test's
-    func detached(_ argv: [String], log: String, environment: [String: String] = [:]) throws {
+    @discardableResult
+    func detached(_ argv: [String], log: String, environment: [String: String] = [:]) throws -> pid_t {
         let python = TestAvahi.tool("python3")
         let full = [python, "-c", "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"] + argv
         var actions = posix_spawn_file_actions_t()
@@ -108,6 +123,7 @@ final class TestAvahi: @unchecked Sendable {
         let r = posix_spawn(&pid, python, &actions, &attributes, &cArgs, &cEnv)
         guard r == 0 else { throw TestFailure("posix_spawn \(argv.joined(separator: " ")): \(String(cString: strerror(r)))") }
         daemons.append(pid)
+        return pid
     }
 
     /// Resolved services of `type` this daemon knows (`avahi-browse -rpt`): name, address, port, TXT.
