@@ -25,16 +25,22 @@ enum NumericMessage {
         var at = tagsEnd
         var count = 0
         for t in (tags.lowerBound + 1)..<tags.upperBound {
-            let size = datagram[t] == UInt8(ascii: "i") || datagram[t] == UInt8(ascii: "f") ? 4 : 8
+            // The tag first: any other than i, f, h, d is not a note's (before its size is asked).
+            let tag = datagram[t]
+            let size: Int
+            switch tag {
+            case UInt8(ascii: "i"), UInt8(ascii: "f"): size = 4
+            case UInt8(ascii: "h"), UInt8(ascii: "d"): size = 8
+            default: return nil
+            }
             guard at + size <= datagram.count else { return nil }
             var bits: UInt64 = 0
             for b in at..<(at + size) { bits = bits << 8 | UInt64(datagram[b]) }
-            switch datagram[t] {
+            switch tag {
             case UInt8(ascii: "i"): values[count] = Double(Int32(bitPattern: UInt32(bits)))
             case UInt8(ascii: "f"): values[count] = Double(Float(bitPattern: UInt32(bits)))
             case UInt8(ascii: "h"): values[count] = Double(Int64(bitPattern: bits))
-            case UInt8(ascii: "d"): values[count] = Double(bitPattern: bits)
-            default: return nil
+            default: values[count] = Double(bitPattern: bits)  // d
             }
             count += 1
             at += size

@@ -120,17 +120,16 @@ public final class OSCSurface: @unchecked Sendable {
                 repeatedErrorsIfDue()
             }
             guard let got = socket.receive(into: received, timeout: 10) else { lane.exclusive { publish() }; continue }
-            // Timed when it came after a quiet moment (the kernel gave its arrival).
-            let inHand = got.arrival > 0 ? UDPSocket.realtimeNanos() : 0
-            lane.exclusive { receive(buffer, count: got.count, from: got.source, arrival: got.arrival, inHand: inHand) }
+            let stamps = DatagramStamps(arrival: got.arrival)
+            lane.exclusive { receive(buffer, count: got.count, from: got.source, stamps: stamps) }
         }
     }
 
     /// One datagram: counted, its sender checked, parsed, each message carried out in the
     /// sender's order.
     // Thread: NRT (OSC, under the lane)
-    /// `arrival` and `inHand` (CLOCK_REALTIME ns) time the datagram's way for the statistics.
-    func receive(_ buffer: UnsafeMutableRawBufferPointer, count n: Int, from source: Endpoint, arrival: Int64, inHand: Int64) {
+    /// `stamps` time the datagram's way for the statistics.
+    func receive(_ buffer: UnsafeMutableRawBufferPointer, count n: Int, from source: Endpoint, stamps: DatagramStamps) {
         buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
         if local.datagrams & 1023 == 0 { publish() }
         count { $0.datagrams += 1 }
@@ -142,9 +141,9 @@ public final class OSCSurface: @unchecked Sendable {
         // A note (numbers only, no bundle) is read where it lies and goes to its route at once.
         if n > 0, map == nil, let (address, values) = NumericMessage.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: numbers),
            OSCSurface.isNote(count: values) {
-            count { $0.parsed += 1; $0.messages += 1 }
-            let parsed = inHand > 0 ? UDPSocket.realtimeNanos() : 0
-            defer { if inHand > 0 { timed(arrival: arrival, inHand: inHand, parsed: parsed) } }
+            countParsed(messages: 1)
+            let parsed = stamps.now()
+            defer { timed(stamps, parsed: parsed) }
             let instrument = numbers[0], fields = Array(numbers[1..<values]), address = NumericMessage.addresses[address]
             carryOut(address, from: source) { [self] in post(instrument: .number(instrument), fields: fields, address: address, source, 0) }
             return
@@ -154,15 +153,18 @@ public final class OSCSurface: @unchecked Sendable {
             notice("malformed", "malformed OSC datagram from \(source) (\(n) bytes)")
             return
         }
-        count { $0.parsed += 1 }
-        let parsed = inHand > 0 ? UDPSocket.realtimeNanos() : 0
-        defer { if inHand > 0 { timed(arrival: arrival, inHand: inHand, parsed: parsed) } }
+        countParsed(messages: messages.count)
+        let parsed = stamps.now()
+        defer { timed(stamps, parsed: parsed) }
         for m in messages {
-            count { $0.messages += 1 }
             if OSCSurface.answeredAtOnce.contains(m.address) { handle(m, from: source); continue }
             carryOut(m.address, from: source) { [self] in handle(m, from: source) }
         }
     }
+
+    /// A datagram read (in place or by liblo) and the messages it holds, for the statistics.
+    // Thread: NRT (OSC, under the lane)
+    func countParsed(messages n: Int) { count { $0.parsed += 1; $0.messages += n } }
 
     /// A message's action, now or — while its sender's compile waits — after it.
     // Thread: NRT (OSC, under the lane)
@@ -173,12 +175,13 @@ public final class OSCSurface: @unchecked Sendable {
         }
     }
 
-    /// The datagram's way through this thread, kept in the statistics.
+    /// The datagram's way through this thread, kept in the statistics (a timed datagram's).
     // Thread: NRT (OSC, under the lane)
-    func timed(arrival: Int64, inHand: Int64, parsed: Int64) {
+    func timed(_ stamps: DatagramStamps, parsed: Int64) {
+        guard stamps.timed else { return }
         let done = UDPSocket.realtimeNanos()
-        let path = OSCPathTiming(waited: Double(inHand - arrival) / 1000,
-                                 parse: Double(parsed - inHand) / 1000, carriedOut: Double(done - parsed) / 1000)
+        let path = OSCPathTiming(waited: Double(stamps.inHand - stamps.arrival) / 1000,
+                                 parse: Double(parsed - stamps.inHand) / 1000, carriedOut: Double(done - parsed) / 1000)
         local.lastPath = path
         if path.total > local.slowestPath?.total ?? -1 { local.slowestPath = path }
     }
@@ -433,4 +436,22 @@ public final class OSCSurface: @unchecked Sendable {
         lastNotice[kind] = (now, 0)
         onNotice?(suppressed > 0 ? "\(text) (and \(suppressed) more like it)" : text)
     }
+}
+
+/// A datagram's times (CLOCK_REALTIME ns): the kernel's arrival stamp, and when the OSC thread
+/// had it. Timed only when the kernel gave an arrival (it came after a quiet moment).
+struct DatagramStamps {
+    let arrival: Int64
+    let inHand: Int64
+    var timed: Bool { inHand > 0 }
+
+    // Thread: NRT (OSC)
+    init(arrival: Int64) {
+        self.arrival = arrival
+        inHand = arrival > 0 ? UDPSocket.realtimeNanos() : 0
+    }
+
+    /// Now, for a timed datagram (else 0: nothing is read).
+    // Thread: NRT (OSC)
+    func now() -> Int64 { timed ? UDPSocket.realtimeNanos() : 0 }
 }
