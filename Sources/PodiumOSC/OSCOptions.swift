@@ -41,8 +41,10 @@ public struct OSCOptions: Sendable {
 /// What the OSC surface counted.
 public struct OSCStats: Sendable, Equatable {
     public var datagrams = 0
-    /// Datagrams liblo parsed (a bundle may hold several messages).
+    /// Datagrams read: by liblo (a bundle may hold several messages), or in place (`notesInPlace`).
     public var parsed = 0
+    /// Notes read in place (`NumericMessage`), without liblo's parse.
+    public var notesInPlace = 0
     public var messages = 0
     public var malformed = 0
     public var refusedSources = 0
@@ -60,7 +62,7 @@ public struct OSCStats: Sendable, Equatable {
     public var slowestPath: OSCPathTiming?
 
     public var summary: String {
-        "datagrams \(datagrams) (parsed \(parsed)), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
+        "datagrams \(datagrams) (parsed \(parsed), notes read in place \(notesInPlace)), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
             + "unknown addresses \(unknownAddresses), bad arguments \(badArguments), unknown channels/instruments \(unknownTargets), "
             + "late bundles \(lateBundles), refused code \(refusedCode), ring full \(ringFull), dropped behind a compile \(behindCompile)"
             + (slowestPath.map { ", slowest datagram \($0)" } ?? "")

@@ -57,6 +57,8 @@ public final class OSCSurface: @unchecked Sendable {
 
     /// The orchestra's OSC map (nil: TouchOSC defaults only).
     let map: OSCMap?
+    /// Whether notes are read in place (`NumericMessage`): unless the map binds a note's address.
+    let readsNotesInPlace: Bool
 
     public init(driver: JackDriver, options: OSCOptions = OSCOptions(), reloadSource: EngineSource? = nil, map: OSCMap? = nil) throws {
         if let map {
@@ -66,6 +68,7 @@ public final class OSCSurface: @unchecked Sendable {
             }
         }
         self.map = map
+        readsNotesInPlace = NumericMessage.addresses.allSatisfy { map?.control(for: $0) == nil }
         self.options = options
         self.driver = driver
         socket = try UDPSocket(bind: options.bind, port: options.port)
@@ -138,10 +141,12 @@ public final class OSCSurface: @unchecked Sendable {
             notice("source", "OSC from \(source.host) refused (not loopback, not in --osc-allow)")
             return
         }
-        // A note (numbers only, no bundle) is read where it lies and goes to its route at once.
-        if n > 0, map == nil, let (address, values) = NumericMessage.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: numbers),
+        // A note (numbers only, no bundle) is read where it lies and goes to its route at once
+        // (unless the orchestra's map binds the note's address: then liblo's path, as any mapped one).
+        if n > 0, readsNotesInPlace, let (address, values) = NumericMessage.read(UnsafeRawBufferPointer(rebasing: buffer[0..<n]), into: numbers),
            OSCSurface.isNote(count: values) {
             countParsed(messages: 1)
+            count { $0.notesInPlace += 1 }
             let parsed = stamps.now()
             defer { timed(stamps, parsed: parsed) }
             let instrument = numbers[0], fields = Array(numbers[1..<values]), address = NumericMessage.addresses[address]

@@ -74,6 +74,12 @@ final class ExampleMapTests {
         }
         let s = osc.stats
         #expect(s.unknownAddresses == 0 && s.badArguments == 0 && s.unknownTargets == 0, "\(c.orchestra): \(s.summary)")
+        #expect(s.notesInPlace == 0, "\(c.orchestra): \(s.summary)")
+        // A map binds no note address: notes are still read in place, not by liblo.
+        let commands = driver.stats.commands
+        try send(["/podium/event i:1 f:0 f:0.1 f:0.01"], to: osc.port)
+        #expect(eventually(2) { driver.stats.commands > commands }, "\(c.orchestra): the note was not played: \(osc.stats.summary)")
+        #expect(osc.stats.notesInPlace == 1 && osc.stats.unknownTargets == 0, "\(c.orchestra): \(osc.stats.summary)")
     }
 
     @Test("organ: page 2's push buttons hold notes of a C major scale while pressed")
