@@ -158,6 +158,20 @@ struct BadInputReadingTests {
         RecentInputs.note(Command.event([1] + Array(repeating: 0.123456789012345, count: 15)))
         let line = RecentInputs.lines.last ?? ""
         #expect(line.hasPrefix("i 1 0.123456789012345 0.123456789012345") && line.utf8.count == 198, "\(line.utf8.count) bytes")
+        // Numbers read as InputCheck words them, without a String made: exactly, for those of
+        // 15 significant digits or fewer; those that need 16 or 17 read to 15.
+        func text(_ v: Double) -> String {
+            var out = [UInt8](repeating: 0, count: 24)
+            let n = out.withUnsafeMutableBufferPointer { NumberText.write(v, into: $0.baseAddress!) }
+            return String(decoding: out[..<n], as: UTF8.self)
+        }
+        for v: Double in [0, -0.0, 7, -42, 999_999_999_999_999, 1e15, 1e16, 1.5e20, -1e300, 0.5, -2.25, 0.001, 0.0001, 1e-5, 1.5e-7,
+                          12345.678, 440.5, 3.14159265358979, 9.99999999999999e-5, 1e-300, .nan, .infinity, -.infinity] {
+            #expect(text(v) == InputCheck.describe(v), "\(v)")
+        }
+        for v in [1.0 / 3, 2.0 / 3, 0.1 + 0.2, 123.456789012345678, 5e-324] {
+            #expect(text(v) == String(format: "%.15g", v), "\(v): \(text(v))")
+        }
     }
 }
 
