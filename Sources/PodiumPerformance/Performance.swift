@@ -129,7 +129,9 @@ public final class Performance: @unchecked Sendable {
             if started { say("podium: stopped. \(stats)") }
             if started, driver.refusedCompiles > 0 { say("podium: compiles refused by the budget (each is checked in a child process): \(driver.refusedCompiles)") }
         }
-        // After the driver stopped: the journal's last sync line is the performance's end.
+        // After the driver stopped: the journal's last sync line is the performance's end. The
+        // console's last lines (the driver's final drain) reach console.log before it closes.
+        router.flush()
         if let summary = recording?.finish() { say("podium: \(summary)") }
         if started, let osc { say("podium: osc: \(osc.stats.summary)") }
         if started, let web { say("podium: web: \(web.stats.summary)") }

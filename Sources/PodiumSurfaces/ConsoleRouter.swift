@@ -32,11 +32,16 @@ public final class ConsoleRouter: @unchecked Sendable {
         var head = 0
         var dropped = 0
         var sinks: [String: Sink] = [:]
+        /// Lines posted (all time): `flush` waits until the sinks have had every one up to here.
+        var posted = 0
     }
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
+    /// The lines posted before the last delivery began, delivered (or dropped, and said).
+    private let delivered = Atomic<Int>(0)
+    private let deliveredSignal = DispatchSemaphore(value: 0)
     public let capacity: Int
     /// Lines dropped because the sinks fell behind (all time).
     public let droppedTotal = Atomic<Int>(0)
@@ -58,8 +63,27 @@ public final class ConsoleRouter: @unchecked Sendable {
                 if q.head >= capacity { q.lines.removeFirst(q.head); q.head = 0 }
             }
             q.lines.append(line)
+            q.posted += 1
         }
         wake.signal()
+    }
+
+    /// Returns once every line posted before the call has reached the sinks (the console thread
+    /// delivers them: each sink keeps its one writer), or after `timeout` seconds (a sink that
+    /// stalls, a terminal held by ^S, cannot hold the caller). Before a sink goes away at the end
+    /// of a performance — the session's console.log — so that its last lines are in it.
+    // Thread: NRT (owner)
+    @discardableResult
+    public func flush(timeout: Double = 5) -> Bool {
+        let target = queue.withLock { $0.posted }
+        let deadline = DispatchTime.now() + timeout
+        while deliveredSignal.wait(timeout: .now()) == .success {}  // deliveries nobody waited for
+        while delivered.load(ordering: .acquiring) < target {
+            guard running.load(ordering: .acquiring), DispatchTime.now() < deadline else { return false }
+            wake.signal()
+            _ = deliveredSignal.wait(timeout: min(deadline, .now() + .milliseconds(100)))
+        }
+        return true
     }
 
     /// A notice from Podium itself ("podium: …"), in the same stream.
@@ -92,13 +116,17 @@ public final class ConsoleRouter: @unchecked Sendable {
 
     // Thread: podium-console
     private func deliver() {
-        let (lines, dropped, sinks) = queue.withLock { q -> ([ConsoleLine], Int, [Sink]) in
+        let (lines, dropped, sinks, upTo) = queue.withLock { q -> ([ConsoleLine], Int, [Sink], Int) in
             let lines = Array(q.lines[q.head...])
             let dropped = q.dropped
             q.lines.removeAll(keepingCapacity: true)
             q.head = 0
             q.dropped = 0
-            return (lines, dropped, Array(q.sinks.values))
+            return (lines, dropped, Array(q.sinks.values), q.posted)
+        }
+        defer {
+            delivered.store(upTo, ordering: .releasing)
+            deliveredSignal.signal()
         }
         var all = lines
         if dropped > 0 {
