@@ -131,7 +131,9 @@ public final class Performance: @unchecked Sendable {
         }
         // After the driver stopped: the journal's last sync line is the performance's end. The
         // console's last lines (the driver's final drain) reach console.log before it closes.
-        router.flush()
+        if recording != nil, case let late = router.flush(), late > 0 {
+            say("podium: console.log misses the console's last \(late) lines (the console thread did not deliver them within 30 s)")
+        }
         if let summary = recording?.finish() { say("podium: \(summary)") }
         if started, let osc { say("podium: osc: \(osc.stats.summary)") }
         if started, let web { say("podium: web: \(web.stats.summary)") }

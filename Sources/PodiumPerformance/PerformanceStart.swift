@@ -103,7 +103,9 @@ extension Performance {
                 }
             }
         }
-        router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }))
+        // console.log from the start: Csound's first lines and the first periods' came before it.
+        router.setSink("session", .init(minimum: .debug, batch: { recording.console($0) }), history: true)
+        router.endHistory()
         // Every performance keeps a session (its journal, streamed to disk) unless told not to.
         // JACK's dummy backend plays to nobody: the performance is also recorded so that there
         // is something to listen to afterwards.

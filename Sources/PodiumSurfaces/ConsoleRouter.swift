@@ -34,6 +34,12 @@ public final class ConsoleRouter: @unchecked Sendable {
         var sinks: [String: Sink] = [:]
         /// Lines posted (all time): `flush` waits until the sinks have had every one up to here.
         var posted = 0
+        /// Lines handed to the sinks since the start, kept until `endHistory` (bounded by
+        /// `capacity`), for a sink added later that wants them: the session's console.log is
+        /// made once the performance plays, and Csound's first lines come before it.
+        var history: [ConsoleLine]? = []
+        /// What each newly added sink gets before the next lines: the history when it was added.
+        var backlogs: [String: [ConsoleLine]] = [:]
     }
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
@@ -48,9 +54,19 @@ public final class ConsoleRouter: @unchecked Sendable {
 
     public init(capacity: Int = 8192) { self.capacity = capacity }
 
-    /// Adds or replaces the sink called `name`.
-    public func setSink(_ name: String, _ sink: Sink?) {
-        queue.withLock { $0.sinks[name] = sink }
+    /// Adds or replaces the sink called `name`; with `history`, it first gets every line the
+    /// other sinks had since the start (until `endHistory`), in order, then the next ones.
+    public func setSink(_ name: String, _ sink: Sink?, history: Bool = false) {
+        queue.withLock { q in
+            q.sinks[name] = sink
+            if history, sink != nil, let kept = q.history, !kept.isEmpty { q.backlogs[name] = kept }
+        }
+        if history { wake.signal() }
+    }
+
+    /// Stops keeping the lines since the start (the sinks that wanted them have them).
+    public func endHistory() {
+        queue.withLock { $0.history = nil }
     }
 
     /// Queues a line for the sinks. Never blocks on them.
@@ -71,19 +87,23 @@ public final class ConsoleRouter: @unchecked Sendable {
     /// Returns once every line posted before the call has reached the sinks (the console thread
     /// delivers them: each sink keeps its one writer), or after `timeout` seconds (a sink that
     /// stalls, a terminal held by ^S, cannot hold the caller). Before a sink goes away at the end
-    /// of a performance — the session's console.log — so that its last lines are in it.
+    /// of a performance — the session's console.log — so that its last lines are in it. The
+    /// thread runs at nice 10: on a busy machine a flood's last lines take seconds. Returns the
+    /// lines not delivered in time (0: all).
     // Thread: NRT (owner)
     @discardableResult
-    public func flush(timeout: Double = 5) -> Bool {
+    public func flush(timeout: Double = 30) -> Int {
         let target = queue.withLock { $0.posted }
         let deadline = DispatchTime.now() + timeout
         while deliveredSignal.wait(timeout: .now()) == .success {}  // deliveries nobody waited for
         while delivered.load(ordering: .acquiring) < target {
-            guard running.load(ordering: .acquiring), DispatchTime.now() < deadline else { return false }
+            guard running.load(ordering: .acquiring), DispatchTime.now() < deadline else {
+                return target - delivered.load(ordering: .acquiring)
+            }
             wake.signal()
             _ = deliveredSignal.wait(timeout: min(deadline, .now() + .milliseconds(100)))
         }
-        return true
+        return 0
     }
 
     /// A notice from Podium itself ("podium: …"), in the same stream.
@@ -116,26 +136,28 @@ public final class ConsoleRouter: @unchecked Sendable {
 
     // Thread: podium-console
     private func deliver() {
-        let (lines, dropped, sinks, upTo) = queue.withLock { q -> ([ConsoleLine], Int, [Sink], Int) in
-            let lines = Array(q.lines[q.head...])
-            let dropped = q.dropped
+        // What is taken here goes to the sinks of this moment, and into the history in the same
+        // step: a sink added later gets it from its backlog, never twice, never not at all.
+        let (all, sinks, backlogs, upTo) = queue.withLock { q -> ([ConsoleLine], [(String, Sink)], [String: [ConsoleLine]], Int) in
+            var all = Array(q.lines[q.head...])
+            if q.dropped > 0 {
+                droppedTotal.add(q.dropped, ordering: .relaxed)
+                all.insert(ConsoleLine(level: .warning, text: "podium: \(q.dropped) console lines dropped (the console could not keep up)"), at: 0)
+            }
             q.lines.removeAll(keepingCapacity: true)
             q.head = 0
             q.dropped = 0
-            return (lines, dropped, Array(q.sinks.values), q.posted)
+            if q.history != nil { q.history!.append(contentsOf: all.prefix(max(0, capacity - q.history!.count))) }
+            let backlogs = q.backlogs
+            q.backlogs = [:]
+            return (all, q.sinks.map { ($0.key, $0.value) }, backlogs, q.posted)
         }
         defer {
             delivered.store(upTo, ordering: .releasing)
             deliveredSignal.signal()
         }
-        var all = lines
-        if dropped > 0 {
-            droppedTotal.add(dropped, ordering: .relaxed)
-            all.insert(ConsoleLine(level: .warning, text: "podium: \(dropped) console lines dropped (the console could not keep up)"), at: 0)
-        }
-        guard !all.isEmpty else { return }
-        for sink in sinks {
-            let wanted = all.filter { $0.level >= sink.minimum }
+        for (name, sink) in sinks {
+            let wanted = ((backlogs[name] ?? []) + all).filter { $0.level >= sink.minimum }
             if !wanted.isEmpty { sink.write(wanted) }
         }
     }

@@ -1,9 +1,31 @@
 import Foundation
 @testable import PodiumEngine
+import PodiumSurfaces
+import Synchronization
 import Testing
 
 @Suite("Console lines")
 struct ConsoleLineTests {
+    @Test("the console router: a sink added with the history gets every line from the start, in order, then the next; flush returns once the sinks have what was posted")
+    func routerHistoryAndFlush() {
+        let router = ConsoleRouter()
+        let terminal = Mutex<[String]>([]), log = Mutex<[String]>([]), late = Mutex<[String]>([])
+        router.setSink("terminal", .init(minimum: .debug, batch: { lines in terminal.withLock { $0 += lines.map(\.text) } }))
+        router.start()
+        defer { router.stop() }
+        for i in 0..<500 { router.post(ConsoleLine(level: .orchestra, text: "line \(i)")) }
+        #expect(router.flush() == 0)
+        router.setSink("log", .init(minimum: .debug, batch: { lines in log.withLock { $0 += lines.map(\.text) } }), history: true)
+        router.setSink("late", .init(minimum: .debug, batch: { lines in late.withLock { $0 += lines.map(\.text) } }))
+        router.endHistory()
+        for i in 500..<600 { router.post(ConsoleLine(level: .orchestra, text: "line \(i)")) }
+        #expect(router.flush() == 0)
+        let all = (0..<600).map { "line \($0)" }
+        #expect(terminal.withLock { $0 } == all)
+        #expect(log.withLock { $0 } == all, "the history, then the next lines, once each")
+        #expect(late.withLock { $0 } == Array(all[500...]), "without the history: from when it was added")
+    }
+
     @Test("the audio thread's console ring overwrites the oldest messages when full, and the next drain says how many")
     func ringDropsOldest() throws {
         let console = Console(ringBytes: 16 * 256)   // 16 slots

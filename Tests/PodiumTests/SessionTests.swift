@@ -322,8 +322,11 @@ final class SessionTests {
         print("console flood: \(cycles) k-cycles, terminal \(terminal.count), console.log \(log.count), OSC \(oscLines.count) lines")
         #expect(cycles >= 1500, "the flood ran: \(cycles) k-cycles")
         #expect(terminal.count >= cycles - 2, "terminal: \(terminal.count) lines of \(cycles) k-cycles")
-        // console.log closes after the console's last lines reached it (the router is flushed first).
+        // console.log holds the lines from the first k-cycle on (they come before the session is
+        // made: the router keeps them for it) to the last (the router is flushed before it closes).
         #expect(log.count >= cycles && log.count == terminal.count, "console.log: \(log.count) lines of \(cycles) k-cycles, the terminal \(terminal.count)")
+        #expect(log.first.map { $0.hasSuffix(terminal.first.map(String.init) ?? "?") } == true && log.last.map { $0.hasSuffix(terminal.last.map(String.init) ?? "?") } == true,
+                "console.log from \(log.first ?? "") to \(log.last ?? ""); the terminal from \(terminal.first ?? "") to \(terminal.last ?? "")")
         #expect(oscLines.count >= cycles / 3, "OSC subscriber (joined later): \(oscLines.count) lines of \(cycles) k-cycles")
         #expect(loud.stderr.contains("console lines dropped 0"), "\(loud.stderr.suffix(400))")
         #expect(!loud.stderr.contains("console lines dropped (the console"), "the router kept up")
