@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A Csound instance with host-implemented audio. The only type that drives Csound.
 ///
@@ -15,10 +16,22 @@ public final class Engine: @unchecked Sendable {
     /// Csound's host data: the console's and the MIDI queue's state.
     let hostData: UnsafeMutablePointer<EngineHostData>
     public private(set) var started = false
-    /// Instruments defined by every orchestra compiled so far (numbers and names).
-    public private(set) var instruments = InstrumentTable()
-    /// The orchestra text that compiled, in order (sessions keep it).
-    public private(set) var orchestraTexts: [String] = []
+    /// What compiled so far: added by the compiling thread, read by every surface's (a note's
+    /// instrument is checked here, a loop's or a session's orchestra read).
+    private let compiled = Mutex(Compiled())
+    struct Compiled {
+        var instruments = InstrumentTable()
+        var orchestraTexts: [String] = []
+    }
+    /// Instruments defined by every orchestra compiled so far (numbers and names): a copy.
+    // Thread: any
+    public var instruments: InstrumentTable { compiled.withLock { $0.instruments } }
+    /// Whether an orchestra compiled so far defines instrument `number` (a note's check: no copy).
+    // Thread: any
+    public func defines(number: Double) -> Bool { compiled.withLock { $0.instruments.defines(number: number) } }
+    /// The orchestra text that compiled, in order (sessions keep it): a copy.
+    // Thread: any
+    public var orchestraTexts: [String] { compiled.withLock { $0.orchestraTexts } }
     /// The score text handed over at compile (for length estimates).
     public private(set) var scoreText: String = ""
     /// What compile errors call the orchestra (its path, or the text's name).
@@ -80,8 +93,7 @@ public final class Engine: @unchecked Sendable {
             let sections = CSDSections(text)
             try checked(source: path) { api.compileCsd(path: path) }
             lineOffset = CSDSections.lineOf("<CsInstruments>", in: text) ?? 0
-            orchestraTexts.append(sections.orchestra)
-            instruments.add(declarationsIn: sections.orchestra)
+            register(sections.orchestra)
             scoreText = sections.score
         case let .orchestra(path, score):
             sourceName = path
@@ -106,8 +118,10 @@ public final class Engine: @unchecked Sendable {
 
     /// Remembers orchestra text that compiled (its instruments, and the text for sessions).
     private func register(_ text: String) {
-        orchestraTexts.append(text)
-        instruments.add(declarationsIn: text)
+        compiled.withLock {
+            $0.orchestraTexts.append(text)
+            $0.instruments.add(declarationsIn: text)
+        }
     }
 
     /// Compiles orchestra code now, merging it at once (before start, or while nothing
@@ -225,7 +239,7 @@ public final class Engine: @unchecked Sendable {
     /// The number Csound gave a named instrument (nil until a compile that defines it has merged).
     // Thread: NRT
     public func instrumentNumber(named name: String) -> Double? {
-        guard instruments.defines(name: name) else { return nil }
+        guard compiled.withLock({ $0.instruments.defines(name: name) }) else { return nil }
         let (p, rc) = api.channelPointer("podium.instr.\(name)", type: 0)
         _ = p
         guard rc & 15 == 1, let ptr = api.channelPointer("podium.instr.\(name)", type: rc).0 else { return nil }
@@ -237,8 +251,9 @@ public final class Engine: @unchecked Sendable {
     /// numbers Csound gave them), ascending: what a hush releases.
     // Thread: NRT
     public func definedInstrumentNumbers() -> [Int] {
-        let named = instruments.names.compactMap { instrumentNumber(named: $0) }.map(Int.init)
-        return Set(instruments.numbers).union(named).sorted()
+        let table = instruments
+        let named = table.names.compactMap { instrumentNumber(named: $0) }.map(Int.init)
+        return Set(table.numbers).union(named).sorted()
     }
 
     // MARK: perform — Thread: RT or offline driver
@@ -268,7 +283,7 @@ public final class Engine: @unchecked Sendable {
 
     /// A score event for a numbered instrument (p1 may be fractional: 1.060).
     public func scoreEvent(instrument: Double, start: Double, duration: Double, _ rest: [Double] = []) throws {
-        guard instruments.defines(number: instrument) else {
+        guard defines(number: instrument) else {
             throw EngineError.unknownInstrument(InstrumentTable.format(instrument))
         }
         var p = [instrument, start, duration] + rest

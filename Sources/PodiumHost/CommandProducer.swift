@@ -34,7 +34,15 @@ public final class CommandProducer: @unchecked Sendable {
     @discardableResult
     public func event(_ pfields: [Double], frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) -> UInt64? {
         try InputCheck.pFieldCount(pfields.count)
-        var c = Command.event(pfields, frame: frame)
+        return try event(p1: pfields[0], pfields.dropFirst(), frame: frame, quantize: quantize)
+    }
+
+    /// A score event of p1 and then `fields` (a surface's note: no array is built for it).
+    // Thread: this producer's thread
+    @discardableResult
+    public func event(p1: Double, _ fields: some Collection<Double>, frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) -> UInt64? {
+        try InputCheck.pFieldCount(fields.count + 1)
+        var c = Command.event(p1: p1, fields, frame: frame)
         quantize.time(&c)
         return try post(c)
     }

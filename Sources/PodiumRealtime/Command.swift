@@ -94,6 +94,18 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         Command(kind: .event, id: id, frame: frame, pfields: pfields)
     }
 
+    /// A score event of p1 and then `fields` (p2, p3 …), written into the command's own storage.
+    // Thread: any (a producer's)
+    public static func event(p1: Double, _ fields: some Collection<Double>, id: UInt64 = 0, frame: Int64 = 0) -> Command {
+        precondition(fields.count < Command.maxPFields, "at most \(Command.maxPFields) p-fields")
+        var c = Command(kind: .event, id: id, frame: frame, channel: nil, value: 0, count: Int32(fields.count + 1),
+                        pfields: InlineArray(repeating: 0))
+        c.pfields[0] = p1
+        var i = 1
+        for f in fields { c.pfields[i] = f; i += 1 }
+        return c
+    }
+
     /// Kind and timing tests the audio thread can make (a switch: no Equatable witness).
     var isEvent: Bool {
         @_noLocks @_noAllocation get { switch kind { case .event: return true; default: return false } }

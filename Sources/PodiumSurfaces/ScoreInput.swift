@@ -21,7 +21,7 @@ public struct ScoreInput: Sendable {
         case let .event(instrument, fields):
             if case let .number(n) = instrument { try InputCheck.instrument(n) }
             guard let p1 = driver.p1(for: instrument) else { throw InputError("unknown instrument \(instrument.text)", kind: .unknownTarget) }
-            posted = try producer.event([p1] + fields, frame: frame, quantize: quantize)
+            posted = try producer.event(p1: p1, fields, frame: frame, quantize: quantize)
         case let .table(fields):
             // A big table to apply now is built off the audio thread (TableStaging).
             // (ScoreLine has checked it; `stageTableStatement` says whether it can be staged.)

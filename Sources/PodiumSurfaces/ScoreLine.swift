@@ -204,7 +204,7 @@ extension JackDriver {
     /// Csound gave a named one. nil: unknown (every surface reports it to its sender).
     public func p1(for instrument: ScoreLine.Instrument) -> Double? {
         switch instrument {
-        case let .number(n): return engine.instruments.defines(number: n) ? n : nil
+        case let .number(n): return engine.defines(number: n) ? n : nil
         case let .name(name): return instrumentNumber(named: name)
         }
     }

@@ -137,6 +137,34 @@ struct EngineTests {
         #expect(throws: EngineError.unknownInstrument("\"bass\"")) { try engine.scoreEvent(instrument: "bass", start: 0, duration: 1) }
     }
 
+    @Test("a surface's thread reads the instruments and orchestras while compiles add them: every read is one whole compile's state, in order")
+    func instrumentsReadWhileCompiling() throws {
+        let engine = try Engine(options: EngineOptions(sampleRate: 48000, ksmps: 64, nchnls: 1))
+        try engine.compileOrchestra("0dbfs = 1\ninstr 1\n out a(p4)\nendin\n", source: "first")
+        try engine.start()
+        let count = 60
+        let compiler = Thread {
+            for n in 2...count { try? engine.compileOrchestra("instr \(n)\n out a(p4)\nendin\n", source: "i\(n)") }
+        }
+        compiler.start()
+        var reads = 0, torn = 0, lastSeen = 1
+        let deadline = Date().addingTimeInterval(30)
+        while lastSeen < count, Date() < deadline {
+            let defined = (1...count).filter { engine.defines(number: Double($0)) }
+            let texts = engine.orchestraTexts
+            // Compiled in order, each one whole: 1…k defined, then at least the texts of 1…k (a
+            // later compile may land between the reads, never a part of one).
+            if defined != Array(1...(defined.last ?? 0)) || texts.count < defined.count { torn += 1 }
+            lastSeen = max(lastSeen, defined.count)
+            reads += 1
+        }
+        #expect(torn == 0)
+        #expect(lastSeen == count)
+        #expect(engine.orchestraTexts.count == count)
+        #expect(engine.instruments.numbers == Set(1...count))
+        #expect(reads > 1)
+    }
+
     @Test("Csound's console is captured, never printed")
     func consoleIsCaptured() throws {
         var lines: [ConsoleLine] = []
