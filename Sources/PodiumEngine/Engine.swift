@@ -29,6 +29,9 @@ public final class Engine: @unchecked Sendable {
     /// Whether an orchestra compiled so far defines instrument `number` (a note's check: no copy).
     // Thread: any
     public func defines(number: Double) -> Bool { compiled.withLock { $0.instruments.defines(number: number) } }
+    /// Whether an orchestra compiled so far defines the named instrument.
+    // Thread: any
+    public func defines(name: String) -> Bool { compiled.withLock { $0.instruments.defines(name: name) } }
     /// The orchestra text that compiled, in order (sessions keep it): a copy.
     // Thread: any
     public var orchestraTexts: [String] { compiled.withLock { $0.orchestraTexts } }
@@ -239,7 +242,7 @@ public final class Engine: @unchecked Sendable {
     /// The number Csound gave a named instrument (nil until a compile that defines it has merged).
     // Thread: NRT
     public func instrumentNumber(named name: String) -> Double? {
-        guard compiled.withLock({ $0.instruments.defines(name: name) }) else { return nil }
+        guard defines(name: name) else { return nil }
         let (p, rc) = api.channelPointer("podium.instr.\(name)", type: 0)
         _ = p
         guard rc & 15 == 1, let ptr = api.channelPointer("podium.instr.\(name)", type: rc).0 else { return nil }
@@ -293,7 +296,7 @@ public final class Engine: @unchecked Sendable {
 
     /// A score event for a named instrument.
     public func scoreEvent(instrument name: String, start: Double, duration: Double, _ rest: [Double] = []) throws {
-        guard instruments.defines(name: name) else { throw EngineError.unknownInstrument("\"\(name)\"") }
+        guard defines(name: name) else { throw EngineError.unknownInstrument("\"\(name)\"") }
         let fields = ([start, duration] + rest).map { InstrumentTable.format($0) }.joined(separator: " ")
         try readScore("i \"\(name)\" \(fields)\n", source: "event")
     }

@@ -292,7 +292,7 @@ public final class LiveLoops: @unchecked Sendable {
                 continue
             }
             do {
-                if try producer.event([p1] + fields, quantize: .beat(start)) == nil {
+                if try producer.event(p1: p1, fields, quantize: .beat(start)) == nil {
                     problem = problem ?? "command ring full: notes not played"
                 }
             } catch {
