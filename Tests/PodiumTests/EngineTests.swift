@@ -150,12 +150,13 @@ struct EngineTests {
         var reads = 0, torn = 0, lastSeen = 1
         let deadline = Date().addingTimeInterval(30)
         while lastSeen < count, Date() < deadline {
-            let defined = (1...count).filter { engine.defines(number: Double($0)) }
+            // One read of the table is one compile's state: 1…k, whole. Later reads may see later
+            // compiles, never fewer: the texts of 1…k at least, and k still defined.
+            let table = engine.instruments
+            let k = table.numbers.count
             let texts = engine.orchestraTexts
-            // Compiled in order, each one whole: 1…k defined, then at least the texts of 1…k (a
-            // later compile may land between the reads, never a part of one).
-            if defined != Array(1...(defined.last ?? 0)) || texts.count < defined.count { torn += 1 }
-            lastSeen = max(lastSeen, defined.count)
+            if table.numbers != Set(1...max(k, 1)) || texts.count < k || !engine.defines(number: Double(k)) { torn += 1 }
+            lastSeen = max(lastSeen, k)
             reads += 1
         }
         #expect(torn == 0)
