@@ -88,8 +88,9 @@ let package = Package(
             ],
             linkerSettings: releaseLink
         ),
-        // Measuring tools for tests and benchmarks: a dummy JACK server, a frame-stamped capture client.
-        .target(name: "PodiumProbe", dependencies: ["CJack", "PodiumHost"]),
+        // Measuring tools for tests and benchmarks: a dummy JACK server, a frame-stamped capture client,
+        // a twin client that measures how fast the machine runs a fixed job.
+        .target(name: "PodiumProbe", dependencies: ["CJack", "CAtomics", "CThreads", "PodiumHost"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
         .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
                                                              "PodiumSession", "PodiumAudioFile", "PodiumWeb"],

@@ -17,6 +17,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var maxCallbackCPUMicroseconds: Double
     public var maxCallbackNotes: UInt64
     public var maxCallbackVoices: UInt64
+    /// When the longest callback began (monotonic ns, as `podium_now_ns` reads it).
+    public var maxCallbackStartNanoseconds: UInt64
     /// Mean time per recorded k-cycle spent handing audio to the recording (interleave + ring write).
     public var recordMicrosecondsPerCycle: Double
     /// Mean callback time since the last `resetCallbackTimes`.
@@ -82,6 +84,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         maxCallbackCPUMicroseconds = Double(c(.maxCallbackCPUNs)) / 1000
         maxCallbackNotes = c(.maxCallbackNotes)
         maxCallbackVoices = c(.maxCallbackVoices)
+        maxCallbackStartNanoseconds = c(.maxCallbackStartNs)
         periodMicroseconds = Double(c(.lastPeriodFrames)) / sampleRate * 1e6
         lastPeriod = Int(c(.lastPeriodFrames))
         deferredCommands = c(.deferredCommands)

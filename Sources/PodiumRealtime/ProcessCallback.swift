@@ -51,7 +51,7 @@ package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoi
     }
     let elapsed = _unsafePerformance { podium_now_ns() } &- started
     let cpu = _unsafePerformance { podium_thread_cpu_ns() } &- startedCPU
-    recordDuration(s, nanoseconds: elapsed, cpu: cpu, frames: n)
+    recordDuration(s, started: started, nanoseconds: elapsed, cpu: cpu, frames: n)
     // The load guard counts the CPU time this thread used, not time it waited to be scheduled.
     if performed, n > 0, let engine = s.pointee.engine {
         s.pointee.loadGuard.observe(load: Double(cpu) * s.pointee.sampleRate / (Double(n) * 1e9),
@@ -274,15 +274,16 @@ func counterAdd(_ s: UnsafeMutablePointer<RTState>, _ index: StatIndex, _ value:
 /// Callback time against the period budget: a histogram in 0.5 % steps, and the maximum.
 // Thread: RT
 @_noLocks @_noAllocation
-func recordDuration(_ s: UnsafeMutablePointer<RTState>, nanoseconds: UInt64, cpu: UInt64, frames n: Int) {
+func recordDuration(_ s: UnsafeMutablePointer<RTState>, started: UInt64, nanoseconds: UInt64, cpu: UInt64, frames n: Int) {
     let budget = Double(n) / s.pointee.sampleRate * 1e9
     let bucket = min(Int(Double(nanoseconds) / budget * 200), s.pointee.histogramBuckets - 1)
     let notes = UInt64(max(0, s.pointee.eventsPerCallback - s.pointee.budget))
     let voices = UInt64(max(0, s.pointee.voicesBefore))
     _unsafePerformance {
-        // Which callback was the longest: the journal's k-cycle that ended it, its CPU time,
-        // the notes it started and the voices that were playing.
+        // Which callback was the longest: when it began, the journal's k-cycle that ended it,
+        // its CPU time, the notes it started and the voices that were playing.
         if nanoseconds > podium_counter_load(s.pointee.stats + StatIndex.maxCallbackNs.rawValue) {
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackStartNs.rawValue, started)
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackCycle.rawValue, UInt64(max(0, s.pointee.cycle)))
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackCPUNs.rawValue, cpu)
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackNotes.rawValue, notes)

@@ -35,6 +35,9 @@ public enum StatIndex: Int, CaseIterable {
     /// The longest callback's own CPU time (wall time less the time it waited to run), the notes
     /// it started and the voices active before it: what made it long.
     case maxCallbackCPUNs, maxCallbackNotes, maxCallbackVoices
+    /// When the longest callback began (monotonic ns, `podium_now_ns`): what else the machine did
+    /// then can be looked up (a test's twin client measures whether the whole machine was slow).
+    case maxCallbackStartNs
     /// MIDI out (`podium:midi_out`): messages written to the port; messages the port's buffer
     /// had no room for; messages the orchestra sent that were refused (not a channel or
     /// real-time message) or did not fit in a k-cycle's queue.

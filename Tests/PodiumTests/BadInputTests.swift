@@ -215,6 +215,7 @@ final class BadInputTests {
 
     @Test("OSC: instrument inf/NaN/2^63, p3 NaN, mutated score, e, unclosed comment and #ifdef in code: each answered, nothing stops")
     func osc() throws {
+        let twin = try MachineTwin(server: server.name)
         let (driver, osc, port) = try start()
         defer { port.stop(); osc.stop(); driver.stop() }
         let started = driver.stats
@@ -243,7 +244,7 @@ final class BadInputTests {
                            [Paths.fixture("osc_client.py"), "\(osc.port)", "message", "/podium/score", "s:f 7 0 1024 10 1\ni2 0 0.01 0.1"])
         #expect(sent.status == 0)
         #expect(eventually(2) { driver.stats.commands - before == 2 }, "the table and the note")
-        let caused = xrunsCausedByPodium(driver.stats, since: started)
+        let caused = xrunsCausedByPodium(driver.stats, since: started, twin: twin)
         #expect(caused == nil, "\(caused ?? "")")
         #expect(try level(driver) > 0.4, "the tone plays on")
         #expect(try ask(osc.port, ["/podium/status"]).contains("/podium/status.reply"))

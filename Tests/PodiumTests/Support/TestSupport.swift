@@ -1,5 +1,6 @@
 import Foundation
 import PodiumHost
+import PodiumProbe
 import Testing
 
 /// Where things are, for tests that use the real libcsound, the csound CLI and the podium binary.
@@ -211,11 +212,21 @@ final class InBackground<T: Sendable>: @unchecked Sendable {
 /// when a callback ran long on the CPU; when every callback's own CPU time stayed well inside the
 /// period (the longest is recorded with its CPU time), the xruns came from this shared 2-core
 /// machine's scheduling — the dummy server is not real-time, and tests run beside builds and
-/// stress-ng. Returns nil when Podium caused none, else what the stats say.
-func xrunsCausedByPodium(_ stats: DriverStats, since before: DriverStats) -> String? {
+/// stress-ng. A long CPU time is not the callback's either when the whole machine ran slowly
+/// then: `twin` (a client on the same server doing a fixed job every cycle) took several times its
+/// usual CPU time for that job in the same cycles (see `MachineTwin` for why a virtual machine
+/// does this). Returns nil when Podium caused none, else what the stats say.
+func xrunsCausedByPodium(_ stats: DriverStats, since before: DriverStats, twin: MachineTwin) -> String? {
     guard stats.xruns > before.xruns else { return nil }
     if stats.maxCallbackCPUMicroseconds < 0.8 * stats.periodMicroseconds { return nil }
-    return "\(stats.xruns - before.xruns) xruns, the longest callback used \(stats.maxCallbackCPUMicroseconds) µs of CPU in a \(stats.periodMicroseconds) µs period: \(stats)"
+    let slowdown = twin.slowdown(from: stats.maxCallbackStartNanoseconds, nanoseconds: UInt64(stats.maxCallbackMicroseconds * 1000),
+                                 margin: UInt64(stats.periodMicroseconds * 1000))
+    let twinSaw = slowdown.map { "the twin's fixed job took \(String(format: "%.1f", $0))× its usual CPU time then" } ?? "no twin cycle then"
+    if let slowdown, slowdown >= MachineTwin.slowMachine {
+        print("xruns not Podium's: the longest callback used \(stats.maxCallbackCPUMicroseconds) µs of CPU and \(twinSaw): the machine was slow")
+        return nil
+    }
+    return "\(stats.xruns - before.xruns) xruns, the longest callback used \(stats.maxCallbackCPUMicroseconds) µs of CPU in a \(stats.periodMicroseconds) µs period (\(twinSaw)): \(stats)"
 }
 
 /// The machine's CPU time, from /proc/stat's first line (all cores): idle (idle + iowait) and
