@@ -190,6 +190,26 @@ final class CompileQueueTests {
         #expect(caused == nil, "the heavy compiles caused xruns: \(caused ?? "")")
     }
 
+    @Test("the twin times its fixed job in every cycle beside the driver; the driver's longest callback began within the twin's cycles, which can be looked up then and not before the twin ran")
+    func twinBesideTheDriver() throws {
+        let twin = try MachineTwin(server: server.name)
+        let driver = JackDriver(source: .text(orchestra: CompileQueueTests.orchestra, score: nil, name: "queue.orc"),
+                                jack: JackOptions(serverName: server.name, connect: false))
+        try driver.start()
+        defer { driver.stop() }
+        #expect(eventually(5) { driver.stats.callbacks > 100 })
+        let stats = driver.stats
+        let cycles = twin.cycles
+        #expect(cycles.count >= 100, "one cycle of the twin per period: \(cycles.count)")
+        #expect(zip(cycles, cycles.dropFirst()).allSatisfy { $0.start < $1.start && $0.cpu > 0 })
+        let first = try #require(cycles.first), last = try #require(cycles.last)
+        #expect(stats.maxCallbackStartNanoseconds > first.start && stats.maxCallbackStartNanoseconds < last.start + last.wall + 1_000_000_000,
+                "the longest callback began at \(stats.maxCallbackStartNanoseconds), the twin ran \(first.start)…\(last.start)")
+        let period = UInt64(stats.periodMicroseconds * 1000)
+        #expect(twin.slowdown(from: stats.maxCallbackStartNanoseconds, nanoseconds: UInt64(stats.maxCallbackMicroseconds * 1000), margin: period) != nil)
+        #expect(twin.slowdown(from: first.start - 10 * period, nanoseconds: period, margin: 0) == nil, "nothing before the twin ran")
+    }
+
     @Test("order is kept per sender: an event sent right after its instrument's code plays it; another sender's events do not wait; a REPL line waits for the block typed before it")
     func orderPerSender() throws {
         let (driver, osc, port) = try start()
