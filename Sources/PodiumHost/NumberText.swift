@@ -1,3 +1,4 @@
+import CThreads
 import Glibc
 
 /// A number's text for a crash report, written where a signal handler may write it (no
@@ -5,9 +6,14 @@ import Glibc
 /// zeros, in exponent form (`1e-07`, `1.5e+20`) below 1e-4 or from 2^53: as InputCheck words
 /// numbers (Swift's shortest form), except past 15 digits (`0.30000000000000004` reads `0.3`).
 public enum NumberText {
-    /// Writes `v`'s text to `out` (room for 24 bytes); returns its length.
+    /// Writes `v`'s text to `out` (room for 24 bytes); returns its length. Computed in the default
+    /// floating-point environment: on a thread that created a Csound (DAZ set) a subnormal number
+    /// would otherwise compare equal to zero and read `0`.
     // Thread: any, including a signal handler
     public static func write(_ v: Double, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var saved = fenv_t()
+        podium_fp_default(&saved)
+        defer { podium_fp_restore(&saved) }
         var n = 0
         func put(_ c: UInt8) { out[n] = c; n += 1 }
         func putDigits(_ x: UInt64, count: Int) {  // exactly `count` digits

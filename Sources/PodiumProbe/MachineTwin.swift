@@ -80,6 +80,13 @@ public final class MachineTwin: @unchecked Sendable {
         let overlapping = all.filter { $0.start < to && $0.start + $0.wall > from }
         return overlapping.map { Double($0.cpu) / Double(usual) }.max()
     }
+
+    /// The slowdown in the cycles of a driver's longest callback (widened by a period each side).
+    // Thread: NRT (the test's)
+    public func slowdown(atLongestCallbackOf stats: DriverStats) -> Double? {
+        slowdown(from: stats.maxCallbackStartNanoseconds, nanoseconds: UInt64(stats.maxCallbackMicroseconds * 1000),
+                 margin: UInt64(stats.periodMicroseconds * 1000))
+    }
 }
 
 struct TwinState {

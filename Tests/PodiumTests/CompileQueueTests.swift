@@ -182,7 +182,7 @@ final class CompileQueueTests {
         let sent = fields.count >= 6 ? Int(fields[1]) ?? 0 : 0, answered = fields.count >= 6 ? Int(fields[3]) ?? -1 : -1
         let worst = fields.count >= 6 ? Double(fields[5].trimmingCharacters(in: .whitespacesAndNewlines)) ?? 9999 : 9999
         let stats = driver.stats
-        let twinThen = twin.slowdown(from: stats.maxCallbackStartNanoseconds, nanoseconds: UInt64(stats.maxCallbackMicroseconds * 1000), margin: UInt64(stats.periodMicroseconds * 1000))
+        let twinThen = twin.slowdown(atLongestCallbackOf: stats)
         print("status while compiling: \(answer.trimmingCharacters(in: .whitespacesAndNewlines)); xruns \(stats.xruns - statsBefore.xruns), longest callback CPU \(stats.maxCallbackCPUMicroseconds) µs, the twin's job then \(twinThen.map { String(format: "%.1f×", $0) } ?? "not run") its usual CPU")
         #expect(sent >= 40 && answered == sent, "every status answered: \(answer)")
         #expect(worst <= 50, "the longest status answer took \(worst) ms")
@@ -206,7 +206,7 @@ final class CompileQueueTests {
         #expect(stats.maxCallbackStartNanoseconds > first.start && stats.maxCallbackStartNanoseconds < last.start + last.wall + 1_000_000_000,
                 "the longest callback began at \(stats.maxCallbackStartNanoseconds), the twin ran \(first.start)…\(last.start)")
         let period = UInt64(stats.periodMicroseconds * 1000)
-        #expect(twin.slowdown(from: stats.maxCallbackStartNanoseconds, nanoseconds: UInt64(stats.maxCallbackMicroseconds * 1000), margin: period) != nil)
+        #expect(twin.slowdown(atLongestCallbackOf: stats) != nil)
         #expect(twin.slowdown(from: first.start - 10 * period, nanoseconds: period, margin: 0) == nil, "nothing before the twin ran")
     }
 

@@ -219,8 +219,7 @@ final class InBackground<T: Sendable>: @unchecked Sendable {
 func xrunsCausedByPodium(_ stats: DriverStats, since before: DriverStats, twin: MachineTwin) -> String? {
     guard stats.xruns > before.xruns else { return nil }
     if stats.maxCallbackCPUMicroseconds < 0.8 * stats.periodMicroseconds { return nil }
-    let slowdown = twin.slowdown(from: stats.maxCallbackStartNanoseconds, nanoseconds: UInt64(stats.maxCallbackMicroseconds * 1000),
-                                 margin: UInt64(stats.periodMicroseconds * 1000))
+    let slowdown = twin.slowdown(atLongestCallbackOf: stats)
     let twinSaw = slowdown.map { "the twin's fixed job took \(String(format: "%.1f", $0))× its usual CPU time then" } ?? "no twin cycle then"
     if let slowdown, slowdown >= MachineTwin.slowMachine {
         print("xruns not Podium's: the longest callback used \(stats.maxCallbackCPUMicroseconds) µs of CPU and \(twinSaw): the machine was slow")
