@@ -28,24 +28,28 @@ public final class MachineTwin: @unchecked Sendable {
         let capacity = 1 << 14  // about 87 s of cycles at period 256, 48 kHz; older ones are overwritten
         let work = 2048
         state = .allocate(capacity: 1)
-        state.initialize(to: TwinState(starts: .allocate(capacity: capacity), walls: .allocate(capacity: capacity),
-                                       cpus: .allocate(capacity: capacity), capacity: capacity, count: .allocate(capacity: 1),
+        state.initialize(to: TwinState(cycles: .allocate(capacity: capacity), capacity: capacity, count: .allocate(capacity: 1),
                                        work: .allocate(capacity: work), workLength: work))
-        state.pointee.starts.initialize(repeating: 0, count: capacity)
-        state.pointee.walls.initialize(repeating: 0, count: capacity)
-        state.pointee.cpus.initialize(repeating: 0, count: capacity)
+        state.pointee.cycles.initialize(repeating: Cycle(start: 0, wall: 0, cpu: 0), count: capacity)
         state.pointee.work.initialize(repeating: 1, count: work)
         state.pointee.count.initialize(to: 0)
         jack_set_process_callback(c, twinProcess, state)
-        jack_activate(c)
+        let activated = jack_activate(c)
+        guard activated == 0 else {
+            jack_client_close(c)
+            Self.free(state)
+            throw TestFailure("jack_activate of the twin client on \(server) failed: code \(activated)")
+        }
     }
 
     deinit {
         jack_deactivate(client)
         jack_client_close(client)
-        state.pointee.starts.deallocate()
-        state.pointee.walls.deallocate()
-        state.pointee.cpus.deallocate()
+        Self.free(state)
+    }
+
+    private static func free(_ state: UnsafeMutablePointer<TwinState>) {
+        state.pointee.cycles.deallocate()
         state.pointee.work.deallocate()
         state.pointee.count.deallocate()
         state.deallocate()
@@ -62,10 +66,7 @@ public final class MachineTwin: @unchecked Sendable {
         let count = Int(podium_counter_load(state.pointee.count))
         let first = max(0, count - state.pointee.capacity)
         // The callback may be writing the newest slot: leave it out.
-        return (first..<max(first, count - 1)).map {
-            let i = $0 % state.pointee.capacity
-            return Cycle(start: state.pointee.starts[i], wall: state.pointee.walls[i], cpu: state.pointee.cpus[i])
-        }
+        return (first..<max(first, count - 1)).map { state.pointee.cycles[$0 % state.pointee.capacity] }
     }
 
     /// How many times slower than usual the twin's job ran in the slowest of its cycles that
@@ -90,9 +91,7 @@ public final class MachineTwin: @unchecked Sendable {
 }
 
 struct TwinState {
-    var starts: UnsafeMutablePointer<UInt64>
-    var walls: UnsafeMutablePointer<UInt64>
-    var cpus: UnsafeMutablePointer<UInt64>
+    var cycles: UnsafeMutablePointer<MachineTwin.Cycle>
     var capacity: Int
     /// Cycles recorded (written by the callback only; read with `podium_counter_load`).
     var count: UnsafeMutablePointer<UInt64>
@@ -116,10 +115,7 @@ func twinProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     let cpu = _unsafePerformance { podium_thread_cpu_ns() } &- startedCPU
     let wall = _unsafePerformance { podium_now_ns() } &- started
     let n = Int(_unsafePerformance { podium_counter_load(s.pointee.count) })
-    let i = n % s.pointee.capacity
-    s.pointee.starts[i] = started
-    s.pointee.walls[i] = wall
-    s.pointee.cpus[i] = cpu
+    s.pointee.cycles[n % s.pointee.capacity] = MachineTwin.Cycle(start: started, wall: wall, cpu: cpu)
     _unsafePerformance { podium_counter_store(s.pointee.count, UInt64(n + 1)) }
     return 0
 }
