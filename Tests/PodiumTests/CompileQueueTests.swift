@@ -6,6 +6,11 @@ import PodiumProbe
 import PodiumSurfaces
 import Testing
 
+// The warm checker is one per process and serves one check at a time. The limits test holds it
+// for seconds (longer on a loaded machine: its children run at nice 10) and the warm checker test
+// kills it, so both run serialized with the suites that time compiles through it (Compile queue
+// measured a check kept waiting past its client's 8 s by the limits test beside it, loaded).
+extension JackSuites {
 /// Sizes written as constants, read without running anything.
 @Suite("Compile limits: constant sizes")
 struct TableBudgetTests {
@@ -89,7 +94,6 @@ struct WarmCheckerTests {
     }
 }
 
-extension JackSuites {
 /// The compile queue against a real JACK server, OSC (python-osc), the csound port (UDP) and the REPL.
 @Suite("Compile queue", .serialized)
 final class CompileQueueTests {

@@ -9,7 +9,8 @@ import Synchronization
 import Testing
 
 /// Everything that opens JACK clients in this process runs one suite at a time: libjack keeps
-/// process-wide state, and one suite kills its server on purpose.
+/// process-wide state, and one suite kills its server on purpose. So do the suites that hold or
+/// kill the process's one warm checker (CompileQueueTests.swift).
 @Suite("JACK", .serialized)
 struct JackSuites {}
 
