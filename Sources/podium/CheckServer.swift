@@ -8,11 +8,15 @@ import PodiumEngine
 /// child forked from it, so a crash, a longjmp or a limit still ends only that child, but no
 /// check pays a process start and Csound's plugin loading again. Requests and answers travel on
 /// standard input and output (WarmCheckProtocol); it ends when its input does (the performance
-/// stopped or died).
+/// stopped or died), also in the middle of a check.
+/// Not by PR_SET_PDEATHSIG: that signal follows the *thread* that started the process (prctl(2)),
+/// and the performance starts the server from whichever thread first needs it — a compile thread
+/// that ends with its driver — which killed the server in the middle of later checks (each then
+/// waited for the performance's deadline and a second server). A check's child does die with the
+/// server: this process's one thread forks it.
 /// Thread: the process's only one (fork needs that).
 enum CheckServer {
     static func serve() {
-        _ = podium_die_with_parent()  // never outlive the performance
         signal(SIGPIPE, SIG_IGN)
         // Csound's plugins, loaded once here, and the check's two engines, made before each fork
         // (again only when the Csound options change): a child finds them ready.
@@ -25,16 +29,23 @@ enum CheckServer {
         }
     }
 
-    /// One check in a forked child: its output through a pipe, ended at the wall-time limit.
+    /// One check in a forked child: its output through a pipe, ended at the wall-time limit, or
+    /// with this server when the performance is gone (its socket, standard input, hung up).
     static func check(_ r: WarmCheckProtocol.Request, engines: TextCheck.Engines?) -> WarmCheckProtocol.Answer {
         var pipeFDs: [Int32] = [-1, -1]
         guard pipe(&pipeFDs) == 0 else { return .init(kind: .status, code: 70, output: Array("pipe: \(String(cString: strerror(errno)))".utf8)) }
         fflush(nil)
+        let server = getpid()
         let pid = fork()
         if pid == 0 {
+            // Ends with the server (killed at the performance's deadline), even if asleep.
+            _ = podium_die_with_parent()
+            if getppid() != server { _exit(70) }
             close(pipeFDs[0])
             dup2(pipeFDs[1], 1)
             close(pipeFDs[1])
+            let null = open("/dev/null", O_RDONLY)
+            if null >= 0 { dup2(null, 0); close(null) }  // the performance's socket stays the server's
             TextCheck.limit(cpuSeconds: r.cpuSeconds, memoryMiB: r.memoryMiB)
             let code = TextCheck.run(r.text, csoundOptions: r.options, engines: engines)
             fflush(nil)
@@ -50,10 +61,15 @@ enum CheckServer {
         while true {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { timedOut = true; break }
-            var p = pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(min(1000, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))))
+            // The child's output, and the performance's socket: hung up when it is gone.
+            var p = [pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0), pollfd(fd: 0, events: 0, revents: 0)]
+            let ready = poll(&p, 2, Int32(min(1000, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))))
             if ready < 0 && errno != EINTR { break }
-            guard ready > 0 else { continue }
+            if ready > 0 && p[1].revents & Int16(POLLHUP | POLLERR) != 0 {
+                kill(pid, SIGKILL)
+                _exit(0)
+            }
+            guard ready > 0, p[0].revents != 0 else { continue }
             let n = read(pipeFDs[0], &buffer, buffer.count)
             if n > 0 { output += buffer[0..<n] } else if n == 0 || errno != EINTR { break }
         }

@@ -92,6 +92,40 @@ struct WarmCheckerTests {
             #expect("\(error)".contains("would abort the performance"), "\(error)")
         }
     }
+
+    @Test("a server started by a thread that has ended goes on serving (a parent-death signal would follow that thread); a check's child ends with its server")
+    func outlivesItsStarter() throws {
+        WarmChecker.shared.stop()
+        // The thread lives until the server is up and serving, then ends.
+        InBackground { try WarmChecker.shared.start(); Thread.sleep(forTimeInterval: 0.5) }.wait()
+        Thread.sleep(forTimeInterval: 0.3)
+        let pid = try #require(WarmChecker.shared.pid)
+        #expect(Self.state(pid).map { $0 != "Z" } == true, "the server is alive: \(Self.state(pid) ?? "gone")")
+        #expect(try OrchestraCheck.inChild("instr 3\n a1 oscili 0.1, 440\n out a1\nendin\n", source: "live") != nil)
+        #expect(WarmChecker.shared.pid == pid, "the same server answered")
+
+        // A check in progress (an endless loop); its server killed: the child ends too.
+        let limits = CompileLimits(cpuSeconds: 2, memoryMiB: 1024, wallSeconds: 1)
+        let slow = InBackground { () -> String in
+            do { _ = try OrchestraCheck.inChild("i1 = 0\nwhile i1 >= 0 do\n i1 += 1\nod\n", source: "live", limits: limits); return "passed" } catch { return "\(error)" }
+        }
+        #expect(eventually(5) { Self.children(of: pid).count == 1 }, "the check's child")
+        let child = try #require(Self.children(of: pid).first)
+        kill(pid, SIGKILL)
+        #expect(eventually(2) { Self.state(child).map { $0 == "Z" } ?? true }, "the child outlived its server: \(Self.state(child) ?? "gone")")
+        slow.wait()
+        #expect(slow.value.map(CompileQueueTests.refusedAtALimit) == true, "asked again of a new server, refused at its limit: \(slow.value ?? "")")
+    }
+
+    /// A process's state letter (/proc/PID/stat), nil when it is gone.
+    static func state(_ pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
+    }
+
+    static func children(of pid: pid_t) -> [pid_t] {
+        ((try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { pid_t($0) }
+    }
 }
 
 /// The compile queue against a real JACK server, OSC (python-osc), the csound port (UDP) and the REPL.
