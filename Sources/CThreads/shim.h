@@ -28,7 +28,9 @@ static inline int podium_nice_current_thread(int nice) {
   return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
-/// The calling process is killed when its parent ends (prctl is variadic: not importable).
+/// The calling process is killed when the *thread* that started it ends (prctl(2): not the whole
+/// parent process), so only for a child forked by a process's one thread (prctl is variadic: not
+/// importable).
 #include <sys/prctl.h>
 #include <signal.h>
 static inline int podium_die_with_parent(void) {
