@@ -333,7 +333,7 @@ do {
         let events = Int(option("--events") ?? "60") ?? 60
         let pairs = Int(option("--pairs") ?? "3") ?? 3
         print("### Event-to-sound latency against peers, measured the same way in one run (dummy JACK \(realtimeServer ? "-R" : "-r"), 48 kHz): a UDP trigger sent at a known JACK frame, the onset in a capture client\n")
-        print("(Podium and scsynth run side by side on the server and are measured in \(pairs) interleaved blocks of \(events) events: Podium (1), scsynth (1), Podium (2), … Each block's first event, which pays for start-up, is not counted; nor is an event whose window held an xrun, when JACK's frame-time estimate jumps.)\n")
+        print("(Podium and scsynth run side by side on the server and are measured in \(pairs) interleaved blocks of \(events) events: Podium (1), scsynth (1), Podium (2), … Each block's first event, which pays for start-up, is not counted; nor is an event whose window held an xrun, when JACK's frame-time estimate jumps. The dummy server's estimate also drifts by a period or more without an xrun (frame latencies in a sawtooth, some below 0: the block is flagged); the µs column, send to the capture client's cycle on JACK's microsecond clock, does not depend on it.)\n")
         print("| period | system | events | xrun events left out | min frames | median frames | max frames | median periods | p95 periods | max periods | send → its cycle at the capture client µs: min / median | |")
         print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
         var paths: [(Int, [OSCPathTiming])] = []
@@ -343,8 +343,10 @@ do {
                 if !row.paths.isEmpty { paths.append((p, row.paths)) }
                 let c = row.onsets.toCycle
                 if l.isEmpty { print("| \(p) | \(row.system) | 0 | \(row.onsets.xrunEvents) | | | | | | | | \(row.note) |"); continue }
+                // An onset before its send: the frame estimate drifted in this block (no xrun counted).
+                let note = (l.min() ?? 0) < 0 ? row.note + "; **frame estimate drifted** (a latency below 0): read the µs column" : row.note
                 print(String(format: "| %d | %@ | %d | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.0f / %.0f | %@ |", p, row.system, l.count, row.onsets.xrunEvents, l.min() ?? .nan, percentile(l, 0.5),
-                             l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, c.min() ?? .nan, percentile(c, 0.5), row.note))
+                             l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, c.min() ?? .nan, percentile(c, 0.5), note))
             }
         }
         print("\n### Podium's OSC receive path, per `/podium/event` of the blocks above (µs; the OSC thread's own times: the kernel's arrival stamp (SCM_TIMESTAMPNS), the datagram in hand, parsed (a note in place, `NumericMessage`; anything else by liblo), carried out onto the ring)\n")
