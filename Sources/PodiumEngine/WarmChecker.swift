@@ -46,6 +46,12 @@ public enum WarmCheckProtocol {
         return out + a.output
     }
 
+    /// A poll's timeout for `left` until a deadline: at least 1 ms, at most a second (so that a
+    /// loop around it looks at the clock again).
+    public static func pollMilliseconds(_ left: Duration) -> Int32 {
+        Int32(min(1000, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
+    }
+
     /// Reads exactly `count` bytes (nil at the end of input, an error, or the deadline).
     static func read(_ fd: Int32, _ count: Int, deadline: ContinuousClock.Instant?) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -55,8 +61,7 @@ public enum WarmCheckProtocol {
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else { return nil }
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ms = Int32(min(1000, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)))
-                let ready = poll(&p, 1, ms)
+                let ready = poll(&p, 1, pollMilliseconds(left))
                 if ready < 0 && errno != EINTR { return nil }
                 if ready <= 0 { continue }
             }

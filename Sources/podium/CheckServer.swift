@@ -63,7 +63,7 @@ enum CheckServer {
             guard left > .zero else { timedOut = true; break }
             // The child's output, and the performance's socket: hung up when it is gone.
             var p = [pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0), pollfd(fd: 0, events: 0, revents: 0)]
-            let ready = poll(&p, 2, Int32(min(1000, max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))))
+            let ready = poll(&p, 2, WarmCheckProtocol.pollMilliseconds(left))
             if ready < 0 && errno != EINTR { break }
             if ready > 0 && p[1].revents & Int16(POLLHUP | POLLERR) != 0 {
                 kill(pid, SIGKILL)
