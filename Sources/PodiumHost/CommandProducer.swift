@@ -34,13 +34,16 @@ public final class CommandProducer: @unchecked Sendable {
     @discardableResult
     public func event(_ pfields: [Double], frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) -> UInt64? {
         try InputCheck.pFieldCount(pfields.count)
-        return try event(p1: pfields[0], pfields.dropFirst(), frame: frame, quantize: quantize)
+        return try pfields.withUnsafeBufferPointer { (all) throws(InputError) -> UInt64? in
+            try event(p1: all[0], UnsafeBufferPointer(rebasing: all[1...]), frame: frame, quantize: quantize)
+        }
     }
 
-    /// A score event of p1 and then `fields` (a surface's note: no array is built for it).
+    /// A score event of p1 and then `fields` (a surface's note: no array is built for it; an
+    /// OSC note's fields are read where they lie in the datagram).
     // Thread: this producer's thread
     @discardableResult
-    public func event(p1: Double, _ fields: some Collection<Double>, frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) -> UInt64? {
+    public func event(p1: Double, _ fields: UnsafeBufferPointer<Double>, frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) -> UInt64? {
         try InputCheck.pFieldCount(fields.count + 1)
         var c = Command.event(p1: p1, fields, frame: frame)
         quantize.time(&c)

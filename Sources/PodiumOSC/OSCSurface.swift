@@ -149,7 +149,10 @@ public final class OSCSurface: @unchecked Sendable {
             count { $0.notesInPlace += 1 }
             let parsed = stamps.now()
             defer { timed(stamps, parsed: parsed) }
-            let instrument = numbers[0], fields = Array(numbers[1..<values]), address = NumericMessage.addresses[address]
+            let address = NumericMessage.addresses[address]
+            // No compile under way: played from the receive buffer (nothing copied, no closure kept).
+            if lane.runIfIdle({ post(instrument: .number(numbers[0]), fields: UnsafeBufferPointer(rebasing: numbers[1..<values]), address: address, source, 0) }) { return }
+            let instrument = numbers[0], fields = Array(numbers[1..<values])
             carryOut(address, from: source) { [self] in post(instrument: .number(instrument), fields: fields, address: address, source, 0) }
             return
         }
@@ -293,7 +296,12 @@ public final class OSCSurface: @unchecked Sendable {
     static func isNote(count: Int) -> Bool { count >= 3 && count <= Command.maxPFields }
 
     func post(instrument: ScoreLine.Instrument, fields: [Double], address: String, _ source: Endpoint, _ frame: Int64) {
-        do { try score.play(.event(instrument: instrument, fields: fields), frame: frame, quantize: quantize(frame)) } catch {
+        fields.withUnsafeBufferPointer { post(instrument: instrument, fields: $0, address: address, source, frame) }
+    }
+
+    /// A note to the ring, or its error to the sender.
+    func post(instrument: ScoreLine.Instrument, fields: UnsafeBufferPointer<Double>, address: String, _ source: Endpoint, _ frame: Int64) {
+        do { try score.play(instrument: instrument, fields: fields, frame: frame, quantize: quantize(frame)) } catch {
             switch error.kind {
             case .unknownTarget:
                 count { $0.unknownTargets += 1 }

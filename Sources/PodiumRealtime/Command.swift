@@ -96,7 +96,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
 
     /// A score event of p1 and then `fields` (p2, p3 …), written into the command's own storage.
     // Thread: any (a producer's)
-    public static func event(p1: Double, _ fields: some Collection<Double>, id: UInt64 = 0, frame: Int64 = 0) -> Command {
+    /// (Concrete, not generic over a collection: a surface's note calls it from another module,
+    /// where a generic one runs unspecialized, through witness tables, for each p-field.)
+    public static func event(p1: Double, _ fields: UnsafeBufferPointer<Double>, id: UInt64 = 0, frame: Int64 = 0) -> Command {
         precondition(fields.count < Command.maxPFields, "at most \(Command.maxPFields) p-fields")
         var c = Command(kind: .event, id: id, frame: frame, channel: nil, value: 0, count: Int32(fields.count + 1),
                         pfields: InlineArray(repeating: 0))

@@ -292,7 +292,10 @@ public final class LiveLoops: @unchecked Sendable {
                 continue
             }
             do {
-                if try producer.event(p1: p1, fields, quantize: .beat(start)) == nil {
+                let posted = try fields.withUnsafeBufferPointer { (f) throws(InputError) -> UInt64? in
+                    try producer.event(p1: p1, f, quantize: .beat(start))
+                }
+                if posted == nil {
                     problem = problem ?? "command ring full: notes not played"
                 }
             } catch {

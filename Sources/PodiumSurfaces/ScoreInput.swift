@@ -16,21 +16,28 @@ public struct ScoreInput: Sendable {
     /// Plays one statement (at `frame`; 0: the next k-cycle), or in musical time (p2 and p3 in beats).
     // Thread: the surface's own (one producer per thread)
     public func play(_ statement: ScoreLine, frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) {
-        let posted: UInt64?
         switch statement {
         case let .event(instrument, fields):
-            if case let .number(n) = instrument { try InputCheck.instrument(n) }
-            guard let p1 = driver.p1(for: instrument) else { throw InputError("unknown instrument \(instrument.text)", kind: .unknownTarget) }
-            posted = try producer.event(p1: p1, fields, frame: frame, quantize: quantize)
+            return try fields.withUnsafeBufferPointer { (f) throws(InputError) in try play(instrument: instrument, fields: f, frame: frame, quantize: quantize) }
         case let .table(fields):
             // A big table to apply now is built off the audio thread (TableStaging).
             // (ScoreLine has checked it; `stageTableStatement` says whether it can be staged.)
             if frame == 0 {
                 do { if try driver.stageTableStatement(fields) { return } } catch let e as InputError { throw e } catch { throw InputError("\(error)") }
             }
-            posted = try producer.table(fields, frame: frame)
+            if try producer.table(fields, frame: frame) == nil { throw ScoreInput.ringFull }
         }
-        if posted == nil { throw InputError("command ring full: not played (the audio thread is behind)", kind: .ringFull) }
+    }
+
+    static var ringFull: InputError { InputError("command ring full: not played (the audio thread is behind)", kind: .ringFull) }
+
+    /// Plays one event: its instrument and the p-fields after it (p2, p3 …), where they lie (an OSC
+    /// note's, in the datagram it was read from).
+    // Thread: the surface's own (one producer per thread)
+    public func play(instrument: ScoreLine.Instrument, fields: UnsafeBufferPointer<Double>, frame: Int64 = 0, quantize: Quantize = .now) throws(InputError) {
+        if case let .number(n) = instrument { try InputCheck.instrument(n) }
+        guard let p1 = driver.p1(for: instrument) else { throw InputError("unknown instrument \(instrument.text)", kind: .unknownTarget) }
+        if try producer.event(p1: p1, fields, frame: frame, quantize: quantize) == nil { throw ScoreInput.ringFull }
     }
 
     /// Plays score text that may start with a musical prefix (`@bar i1 0 1`, `TimePrefix`); without

@@ -34,11 +34,15 @@ struct Onsets {
     /// an event can be sent and still sound in it: the receive path's floor, plus the cycle's
     /// work up to the capture client.
     var toCycle: [Double] = []
+    /// Per event, onset − send in frames with the send placed on the server's cycle grid as a
+    /// portless client keeps it (`CycleClock`), not on `jack_frame_time`'s estimate: what a
+    /// listener hears, free of the estimate's drift and of the sources' own callback time.
+    var onGrid: [Double] = []
     var xrunEvents = 0
 }
 
 /// Sends `trigger` at random moments; returns onset − send, in frames.
-func measureOnsets(server: TestJackServer, from port: String, events: Int, after: () -> Void = {}, trigger: () -> Void) throws -> Onsets {
+func measureOnsets(server: TestJackServer, clock: CycleClock, from port: String, events: Int, after: () -> Void = {}, trigger: () -> Void) throws -> Onsets {
     let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "peer-capture")
     defer { capture.close() }
     try capture.connect(from: port, channel: 0)
@@ -49,16 +53,19 @@ func measureOnsets(server: TestJackServer, from port: String, events: Int, after
     for _ in 0..<events {
         let xruns = capture.xruns
         capture.start()
+        let began = capture.microseconds
         Thread.sleep(forTimeInterval: Double.random(in: 0.03...0.05))
         let sent = capture.frameTime, sentMicros = capture.microseconds
         trigger()
         Thread.sleep(forTimeInterval: 0.06)
+        let ended = capture.microseconds
         capture.stopRecording()
         after()
         guard capture.xruns == xruns else { result.xrunEvents += 1; continue }
         if let onset = capture.onsetFrame(0), let i = capture.sampleIndex(ofFrame: onset) {
             result.latencies.append(Double(onset - sent))
             result.toCycle.append(Double(Int64(capture.receivedMicros(ofSample: i)) - Int64(sentMicros)))
+            if let f = clock.frame(atMicros: sentMicros, from: began, to: ended) { result.onGrid.append(Double(onset) - f) }
         }
     }
     return result
@@ -127,6 +134,7 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
     var rows: [PeerRow] = []
     let server = try TestJackServer(period: period, realtime: realtimeServer, tag: "bench-peers")
     defer { server.stop() }
+    let clock = try CycleClock(server: server.name)
 
     let (driver, osc) = try startPodium(server: server)
     defer { osc.stop(); driver.stop() }
@@ -165,21 +173,25 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
     for pair in 1...pairs {
         var paths: [OSCPathTiming] = []
         rows.append(PeerRow(system: "Podium, OSC `/podium/event` (\(pair))",
-                            onsets: try measureOnsets(server: server, from: "podium:out_1", events: events, after: {
+                            onsets: try measureOnsets(server: server, clock: clock, from: "podium:out_1", events: events, after: {
                                 if let p = osc.stats.lastPath { paths.append(p) }
                             }) { _ = oscSender.send(event) },
                             note: "in the JACK callback", paths: Array(paths.dropFirst())))
         guard let sender = scsynthSender else { rows.append(PeerRow(system: "scsynth", note: scsynthNote)); continue }
-        // Each synth gets its id and is freed after its measurement.
-        rows.append(PeerRow(system: "scsynth `/s_new` (\(pair))", onsets: try measureOnsets(server: server, from: "SuperCollider:out_1", events: events, after: {
+        // Each synth gets its id and is freed after its measurement. Its message is encoded
+        // before the send is timed, as Podium's is.
+        func newSynth() -> [UInt8] { RawOSC.message("/s_new", [.s("podium-impulse"), .i(node + 1), .i(0), .i(0)]) }
+        var next = newSynth()
+        rows.append(PeerRow(system: "scsynth `/s_new` (\(pair))", onsets: try measureOnsets(server: server, clock: clock, from: "SuperCollider:out_1", events: events, after: {
                                 _ = sender.send(RawOSC.message("/n_free", [.i(node)]))
+                                next = newSynth()
                             }) {
                                 node += 1
-                                _ = sender.send(RawOSC.message("/s_new", [.s("podium-impulse"), .i(node), .i(0), .i(0)]))
+                                _ = sender.send(next)
                             }, note: "in the JACK callback"))
     }
     rows.append(PeerRow(system: "Podium, csound text protocol `&i2 …`",
-                        onsets: try measureOnsets(server: server, from: "podium:out_1", events: events) { _ = textSender.send(Array("&i2 0 0.01 0.5".utf8)) }, note: "in the JACK callback"))
+                        onsets: try measureOnsets(server: server, clock: clock, from: "podium:out_1", events: events) { _ = textSender.send(Array("&i2 0 0.01 0.5".utf8)) }, note: "in the JACK callback"))
 
     // Timetagged bundles: 8 bundles 4811 frames apart (sent together, 200 ms ahead); the
     // error is each onset's distance from the first onset + i × 4811.
@@ -216,7 +228,7 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
             let sender = UDPSender(port: port)
             Thread.sleep(forTimeInterval: 0.5)
             rows.append(PeerRow(system: "csound CLI `-+rtaudio=jack -b\(period) -B\(period * 2)`, `--port` `&i2 …`",
-                                onsets: try measureOnsets(server: server, from: "cscli:output1", events: events) { _ = sender.send(Array("&i2 0 0.01 0.5".utf8)) },
+                                onsets: try measureOnsets(server: server, clock: clock, from: "cscli:output1", events: events) { _ = sender.send(Array("&i2 0 0.01 0.5".utf8)) },
                                 note: "its JACK module buffers -B frames"))
         } else {
             rows.append(PeerRow(system: "csound CLI", note: "did not start on JACK"))

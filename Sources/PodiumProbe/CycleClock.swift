@@ -1,0 +1,104 @@
+import CAtomics
+import CJack
+
+/// A JACK client without ports that notes, in every cycle, the cycle's first frame and when its
+/// callback began (JACK's µs clock): the server's frame grid as this machine keeps it, for
+/// placing a moment (a trigger's send) on the frame timeline.
+///
+/// Why not `jack_frame_time`: it extrapolates from the server's delay-locked loop, which a dummy
+/// server's late wake-ups throw off by a period or more without an xrun (measured: latencies in
+/// a sawtooth, some below 0). JACK2's timed drivers (dummy) sleep toward an anchored grid,
+/// cycle n at anchor + n × period (JackTimedDriver), and wake late by a varying amount, never
+/// early: so the grid is the lower envelope of the callbacks' start times. A client with no
+/// ports runs in each cycle beside the sources it does not depend on, so the sources' own
+/// work (Csound's k-cycle, scsynth's block) does not delay it.
+public final class CycleClock: @unchecked Sendable {
+    let client: OpaquePointer
+    let state: UnsafeMutablePointer<CycleClockState>
+    public let sampleRate: Double
+
+    public init(server: String, name: String = "cycle-clock") throws {
+        guard let c = CaptureClient.openClient(name: name, server: server) else { throw TestFailure("cycle clock could not connect to \(server)") }
+        client = c
+        sampleRate = Double(jack_get_sample_rate(c))
+        let capacity = 1 << 15  // about 0.9 s of cycles at period 64, 48 kHz; older ones are overwritten
+        state = .allocate(capacity: 1)
+        state.initialize(to: CycleClockState(client: c, frames: .allocate(capacity: capacity), micros: .allocate(capacity: capacity),
+                                             capacity: capacity, count: .allocate(capacity: 1)))
+        state.pointee.frames.initialize(repeating: 0, count: capacity)
+        state.pointee.micros.initialize(repeating: 0, count: capacity)
+        state.pointee.count.initialize(to: 0)
+        jack_set_process_callback(c, cycleClockProcess, state)
+        let activated = jack_activate(c)
+        guard activated == 0 else {
+            jack_client_close(c)
+            Self.free(state)
+            throw TestFailure("jack_activate of the cycle clock on \(server) failed: code \(activated)")
+        }
+    }
+
+    deinit {
+        jack_deactivate(client)
+        jack_client_close(client)
+        Self.free(state)
+    }
+
+    private static func free(_ state: UnsafeMutablePointer<CycleClockState>) {
+        state.pointee.frames.deallocate()
+        state.pointee.micros.deallocate()
+        state.pointee.count.deallocate()
+        state.deallocate()
+    }
+
+    /// The frame (fractional) at JACK time `micros`, from the cycles whose callbacks began
+    /// between `from` and `to` (µs): the earliest start relative to the grid is taken as the
+    /// grid. Nil when fewer than `minimum` cycles fell there, or they do not agree on one grid
+    /// (an xrun re-anchors the dummy's schedule: the caller leaves such windows out).
+    // Thread: NRT (the bench's)
+    public func frame(atMicros micros: UInt64, from: UInt64, to: UInt64, minimum: Int = 8) -> Double? {
+        let count = Int(podium_counter_load(state.pointee.count))
+        let first = max(0, count - state.pointee.capacity)
+        let perFrame = 1e6 / sampleRate
+        var reference: Int64? = nil
+        var earliest = Double.infinity
+        var used = 0
+        // The newest slot may be being written: left out.
+        for i in first..<max(first, count - 1) {
+            let slot = i % state.pointee.capacity
+            let t = state.pointee.micros[slot], f = state.pointee.frames[slot]
+            guard t >= from, t <= to else { continue }
+            let r = reference ?? f
+            reference = r
+            // This cycle's start, moved back along the grid to the reference frame.
+            earliest = min(earliest, Double(t) - Double(f - r) * perFrame)
+            used += 1
+        }
+        guard used >= minimum, let reference else { return nil }
+        return Double(reference) + (Double(micros) - earliest) / perFrame
+    }
+}
+
+struct CycleClockState {
+    var client: OpaquePointer
+    var frames: UnsafeMutablePointer<Int64>
+    var micros: UnsafeMutablePointer<UInt64>
+    var capacity: Int
+    /// Cycles written so far (published after each slot).
+    var count: UnsafeMutablePointer<UInt64>
+}
+
+/// Notes the cycle's first frame and the callback's start.
+// Thread: RT (the cycle clock's JACK thread)
+@_noLocks @_noAllocation
+func cycleClockProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> Int32 {
+    guard let arg else { return 0 }
+    let s = arg.assumingMemoryBound(to: CycleClockState.self)
+    let now = _unsafePerformance { jack_get_time() }
+    let frame = _unsafePerformance { Int64(jack_last_frame_time(s.pointee.client)) }
+    let n = Int(_unsafePerformance { podium_counter_load(s.pointee.count) })
+    let slot = n % s.pointee.capacity
+    s.pointee.frames[slot] = frame
+    s.pointee.micros[slot] = now
+    _unsafePerformance { podium_counter_store(s.pointee.count, UInt64(n + 1)) }
+    return 0
+}
