@@ -52,28 +52,33 @@ public final class CycleClock: @unchecked Sendable {
 
     /// The frame (fractional) at JACK time `micros`, from the cycles whose callbacks began
     /// between `from` and `to` (µs): the earliest start relative to the grid is taken as the
-    /// grid. Nil when fewer than `minimum` cycles fell there, or they do not agree on one grid
-    /// (an xrun re-anchors the dummy's schedule: the caller leaves such windows out).
+    /// grid. Nil when fewer than `minimum` cycles fell there, or they do not agree on one grid:
+    /// a cycle that woke a period or more after it (the dummy re-anchors its schedule after a
+    /// late cycle, which the capture client's xrun count does not always show).
     // Thread: NRT (the bench's)
     public func frame(atMicros micros: UInt64, from: UInt64, to: UInt64, minimum: Int = 8) -> Double? {
         let count = Int(podium_counter_load(state.pointee.count))
         let first = max(0, count - state.pointee.capacity)
         let perFrame = 1e6 / sampleRate
         var reference: Int64? = nil
-        var earliest = Double.infinity
+        var earliest = Double.infinity, latest = -Double.infinity
         var used = 0
+        var step = Int64.max
         // The newest slot may be being written: left out.
         for i in first..<max(first, count - 1) {
             let slot = i % state.pointee.capacity
             let t = state.pointee.micros[slot], f = state.pointee.frames[slot]
             guard t >= from, t <= to else { continue }
             let r = reference ?? f
-            reference = r
+            if f > r { step = min(step, f - r) }
+            reference = reference ?? f
             // This cycle's start, moved back along the grid to the reference frame.
-            earliest = min(earliest, Double(t) - Double(f - r) * perFrame)
+            let onGrid = Double(t) - Double(f - r) * perFrame
+            earliest = min(earliest, onGrid)
+            latest = max(latest, onGrid)
             used += 1
         }
-        guard used >= minimum, let reference else { return nil }
+        guard used >= minimum, let reference, step < Int64.max, latest - earliest < Double(step) * perFrame else { return nil }
         return Double(reference) + (Double(micros) - earliest) / perFrame
     }
 }

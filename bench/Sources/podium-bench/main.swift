@@ -334,7 +334,7 @@ do {
         let pairs = Int(option("--pairs") ?? "3") ?? 3
         print("### Event-to-sound latency against peers, measured the same way in one run (dummy JACK \(realtimeServer ? "-R" : "-r"), 48 kHz): a UDP trigger sent at a known JACK frame, the onset in a capture client\n")
         print("(Podium and scsynth run side by side on the server and are measured in \(pairs) interleaved blocks of \(events) events: Podium (1), scsynth (1), Podium (2), … Each block's first event, which pays for start-up, is not counted; nor is an event whose window held an xrun, when JACK's frame-time estimate jumps. The dummy server's estimate also drifts by a period or more without an xrun (frame latencies in a sawtooth, some below 0: the block is flagged). **The cycle-grid column is the one to compare**: the send is placed on the server's frame grid as a portless client sees it (`CycleClock`: the dummy driver wakes on an anchored grid, never early, so the grid is the lower envelope of the cycles' start times), which neither the estimate's drift nor a source's own callback time moves. The µs column, send to the capture client's callback, holds the source's callback time (Csound's k-cycle is longer than scsynth's block of one DC synth). Each system's trigger is encoded before its send is timed.)\n")
-        print("| period | system | events | xrun events left out | min frames | median frames | max frames | median periods | p95 periods | max periods | send → its cycle at the capture client µs: min / median | **on the cycle grid, frames: min / median / p95** | |")
+        print("| period | system | events | xrun events left out | min frames | median frames | max frames | median periods | p95 periods | max periods | send → its cycle at the capture client µs: min / median | **on the cycle grid, frames: min / median / p95** (events whose window kept one grid) | |")
         print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
         var paths: [(Int, [OSCPathTiming])] = []
         for p in periods {
@@ -346,9 +346,9 @@ do {
                 // An onset before its send: the frame estimate drifted in this block (no xrun counted).
                 let note = (l.min() ?? 0) < 0 ? row.note + "; **frame estimate drifted** (a latency below 0): read the µs column" : row.note
                 let g = row.onsets.onGrid
-                print(String(format: "| %d | %@ | %d | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.0f / %.0f | %.1f / %.1f / %.1f | %@ |", p, row.system, l.count, row.onsets.xrunEvents, l.min() ?? .nan, percentile(l, 0.5),
+                print(String(format: "| %d | %@ | %d | %d | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.0f / %.0f | %.1f / %.1f / %.1f (%d) | %@ |", p, row.system, l.count, row.onsets.xrunEvents, l.min() ?? .nan, percentile(l, 0.5),
                              l.max() ?? .nan, percentile(l, 0.5) / d, percentile(l, 0.95) / d, (l.max() ?? .nan) / d, c.min() ?? .nan, percentile(c, 0.5),
-                             g.min() ?? .nan, percentile(g, 0.5), percentile(g, 0.95), note))
+                             g.min() ?? .nan, percentile(g, 0.5), percentile(g, 0.95), g.count, note))
             }
         }
         print("\n### Podium's OSC receive path, per `/podium/event` of the blocks above (µs; the OSC thread's own times: the kernel's arrival stamp (SCM_TIMESTAMPNS), the datagram in hand, parsed (a note in place, `NumericMessage`; anything else by liblo), carried out onto the ring)\n")
