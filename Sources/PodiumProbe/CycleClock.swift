@@ -28,13 +28,7 @@ public final class CycleClock: @unchecked Sendable {
         state.pointee.frames.initialize(repeating: 0, count: capacity)
         state.pointee.micros.initialize(repeating: 0, count: capacity)
         state.pointee.count.initialize(to: 0)
-        jack_set_process_callback(c, cycleClockProcess, state)
-        let activated = jack_activate(c)
-        guard activated == 0 else {
-            jack_client_close(c)
-            Self.free(state)
-            throw TestFailure("jack_activate of the cycle clock on \(server) failed: code \(activated)")
-        }
+        try activateProbe(c, cycleClockProcess, state, what: "the cycle clock", server: server) { Self.free(state) }
     }
 
     deinit {

@@ -33,13 +33,7 @@ public final class MachineTwin: @unchecked Sendable {
         state.pointee.cycles.initialize(repeating: Cycle(start: 0, wall: 0, cpu: 0), count: capacity)
         state.pointee.work.initialize(repeating: 1, count: work)
         state.pointee.count.initialize(to: 0)
-        jack_set_process_callback(c, twinProcess, state)
-        let activated = jack_activate(c)
-        guard activated == 0 else {
-            jack_client_close(c)
-            Self.free(state)
-            throw TestFailure("jack_activate of the twin client on \(server) failed: code \(activated)")
-        }
+        try activateProbe(c, twinProcess, state, what: "the twin client", server: server) { Self.free(state) }
     }
 
     deinit {
@@ -118,4 +112,18 @@ func twinProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer?) -> 
     s.pointee.cycles[n % s.pointee.capacity] = MachineTwin.Cycle(start: started, wall: wall, cpu: cpu)
     _unsafePerformance { podium_counter_store(s.pointee.count, UInt64(n + 1)) }
     return 0
+}
+
+/// Sets a probe client's process callback and activates it; on failure closes the client,
+/// frees its state (`free`) and throws, naming the probe and the server.
+// Thread: NRT (the test's)
+func activateProbe<State>(_ client: OpaquePointer, _ process: JackProcessCallback, _ state: UnsafeMutablePointer<State>,
+                          what: String, server: String, free: () -> Void) throws {
+    jack_set_process_callback(client, process, state)
+    let activated = jack_activate(client)
+    guard activated == 0 else {
+        jack_client_close(client)
+        free()
+        throw TestFailure("jack_activate of \(what) on \(server) failed: code \(activated)")
+    }
 }
