@@ -125,8 +125,11 @@ final class MusicalTimeTests {
         try producer.clock(tempo: 999)
         #expect(throws: InputError.self) { try producer.clock(tempo: 0) }
         #expect(eventually(3) { driver.clock.tempo == 999 })
+        // The records reach `onApplied` on the driver's reader thread, after the clock itself is
+        // published: wait for the last command's record (they come in the callback's order).
+        #expect(eventually(3) { states.withLock { $0.contains { $0.1.tempo == 999 } } })
         let seen = states.withLock { $0 }
-        #expect(seen.count >= 100, "clock records: \(seen.count)")
+        #expect(seen.count >= 101, "clock records: \(seen.count) (one per clock command)")
         var jumps: [String] = []
         for (a, b) in zip(seen, seen.dropFirst()) {
             let perCycle = 64 * a.1.tempo / (60 * 48000)
