@@ -23,23 +23,18 @@ public final class CycleClock: @unchecked Sendable {
         sampleRate = Double(jack_get_sample_rate(c))
         let capacity = 1 << 15  // about 0.9 s of cycles at period 64, 48 kHz; older ones are overwritten
         state = .allocate(capacity: 1)
-        state.initialize(to: CycleClockState(client: c, frames: .allocate(capacity: capacity), micros: .allocate(capacity: capacity),
-                                             capacity: capacity, count: .allocate(capacity: 1)))
-        state.pointee.frames.initialize(repeating: 0, count: capacity)
-        state.pointee.micros.initialize(repeating: 0, count: capacity)
+        state.initialize(to: CycleClockState(client: c, cycles: .allocate(capacity: capacity), capacity: capacity, count: .allocate(capacity: 1)))
+        state.pointee.cycles.initialize(repeating: CycleStart(frame: 0, micros: 0), count: capacity)
         state.pointee.count.initialize(to: 0)
         try activateProbe(c, cycleClockProcess, state, what: "the cycle clock", server: server) { Self.free(state) }
     }
 
     deinit {
-        jack_deactivate(client)
-        jack_client_close(client)
-        Self.free(state)
+        closeProbe(client) { Self.free(state) }
     }
 
     private static func free(_ state: UnsafeMutablePointer<CycleClockState>) {
-        state.pointee.frames.deallocate()
-        state.pointee.micros.deallocate()
+        state.pointee.cycles.deallocate()
         state.pointee.count.deallocate()
         state.deallocate()
     }
@@ -60,8 +55,8 @@ public final class CycleClock: @unchecked Sendable {
         var step = Int64.max
         // The newest slot may be being written: left out.
         for i in first..<max(first, count - 1) {
-            let slot = i % state.pointee.capacity
-            let t = state.pointee.micros[slot], f = state.pointee.frames[slot]
+            let cycle = state.pointee.cycles[i % state.pointee.capacity]
+            let t = cycle.micros, f = cycle.frame
             guard t >= from, t <= to else { continue }
             let r = reference ?? f
             if f > r { step = min(step, f - r) }
@@ -77,10 +72,15 @@ public final class CycleClock: @unchecked Sendable {
     }
 }
 
+/// One cycle as the clock noted it: its first frame and when its callback began (JACK µs).
+struct CycleStart {
+    var frame: Int64
+    var micros: UInt64
+}
+
 struct CycleClockState {
     var client: OpaquePointer
-    var frames: UnsafeMutablePointer<Int64>
-    var micros: UnsafeMutablePointer<UInt64>
+    var cycles: UnsafeMutablePointer<CycleStart>
     var capacity: Int
     /// Cycles written so far (published after each slot).
     var count: UnsafeMutablePointer<UInt64>
@@ -95,9 +95,7 @@ func cycleClockProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPointer
     let now = _unsafePerformance { jack_get_time() }
     let frame = _unsafePerformance { Int64(jack_last_frame_time(s.pointee.client)) }
     let n = Int(_unsafePerformance { podium_counter_load(s.pointee.count) })
-    let slot = n % s.pointee.capacity
-    s.pointee.frames[slot] = frame
-    s.pointee.micros[slot] = now
+    s.pointee.cycles[n % s.pointee.capacity] = CycleStart(frame: frame, micros: now)
     _unsafePerformance { podium_counter_store(s.pointee.count, UInt64(n + 1)) }
     return 0
 }
