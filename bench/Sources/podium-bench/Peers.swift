@@ -38,6 +38,10 @@ struct Onsets {
     /// portless client keeps it (`CycleClock`), not on `jack_frame_time`'s estimate: what a
     /// listener hears, free of the estimate's drift and of the sources' own callback time.
     var onGrid: [Double] = []
+    /// Per event sent (in order, the warm-up not counted): how long before the next cycle's
+    /// start on the grid it was sent, in frames (onset − send on the grid, modulo the period);
+    /// nil without a grid position. Pairs each event with its receive path (`PeerRow.paths`).
+    var leads: [Double?] = []
     var xrunEvents = 0
 }
 
@@ -61,12 +65,19 @@ func measureOnsets(server: TestJackServer, clock: CycleClock, from port: String,
         let ended = capture.microseconds
         capture.stopRecording()
         after()
-        guard capture.xruns == xruns else { result.xrunEvents += 1; continue }
+        guard capture.xruns == xruns else { result.xrunEvents += 1; result.leads.append(nil); continue }
+        var lead: Double? = nil
         if let onset = capture.onsetFrame(0), let i = capture.sampleIndex(ofFrame: onset) {
             result.latencies.append(Double(onset - sent))
             result.toCycle.append(Double(Int64(capture.receivedMicros(ofSample: i)) - Int64(sentMicros)))
-            if let f = clock.frame(atMicros: sentMicros, from: began, to: ended) { result.onGrid.append(Double(onset) - f) }
+            if let f = clock.frame(atMicros: sentMicros, from: began, to: ended) {
+                let onGrid = Double(onset) - f, period = Double(server.period)
+                result.onGrid.append(onGrid)
+                let r = onGrid.truncatingRemainder(dividingBy: period)
+                lead = r < 0 ? r + period : r
+            }
         }
+        result.leads.append(lead)
     }
     return result
 }
