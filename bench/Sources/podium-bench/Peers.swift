@@ -13,15 +13,22 @@ struct PeerRow {
     var system: String
     var onsets: Onsets
     var note: String
-    /// Podium's OSC rows: each event's way through the OSC thread.
-    var paths: [OSCPathTiming] = []
+    /// Podium's OSC rows: each event's way through the OSC thread, beside when it was sent.
+    var paths: [SentPath] = []
 
-    init(system: String, onsets: Onsets = Onsets(), note: String, paths: [OSCPathTiming] = []) {
+    init(system: String, onsets: Onsets = Onsets(), note: String, paths: [SentPath] = []) {
         self.system = system
         self.onsets = onsets
         self.note = note
         self.paths = paths
     }
+}
+
+/// One Podium OSC event's way through the OSC thread, and how long before the next cycle's
+/// start on the grid it was sent (frames; nil without a grid position: `Onsets.leads`).
+struct SentPath {
+    var path: OSCPathTiming
+    var lead: Double?
 }
 
 /// What one system's events measured: onset − send in frames, and the events left out because
@@ -40,7 +47,7 @@ struct Onsets {
     var onGrid: [Double] = []
     /// Per event sent (in order, the warm-up not counted): how long before the next cycle's
     /// start on the grid it was sent, in frames (onset − send on the grid, modulo the period);
-    /// nil without a grid position. Pairs each event with its receive path (`PeerRow.paths`).
+    /// nil without a grid position.
     var leads: [Double?] = []
     var xrunEvents = 0
 }
@@ -182,12 +189,14 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
 
     var node: Int32 = 1000
     for pair in 1...pairs {
-        var paths: [OSCPathTiming] = []
-        rows.append(PeerRow(system: "Podium, OSC `/podium/event` (\(pair))",
-                            onsets: try measureOnsets(server: server, clock: clock, from: "podium:out_1", events: events, after: {
-                                if let p = osc.stats.lastPath { paths.append(p) }
-                            }) { _ = oscSender.send(event) },
-                            note: "in the JACK callback", paths: Array(paths.dropFirst())))
+        // One entry per `after` (the warm-up's first, then one per event sent), so that each
+        // event's path lines up with its lead.
+        var paths: [OSCPathTiming?] = []
+        let onsets = try measureOnsets(server: server, clock: clock, from: "podium:out_1", events: events, after: {
+            paths.append(osc.stats.lastPath)
+        }) { _ = oscSender.send(event) }
+        rows.append(PeerRow(system: "Podium, OSC `/podium/event` (\(pair))", onsets: onsets, note: "in the JACK callback",
+                            paths: zip(paths.dropFirst(), onsets.leads).compactMap { path, lead in path.map { SentPath(path: $0, lead: lead) } }))
         guard let sender = scsynthSender else { rows.append(PeerRow(system: "scsynth", note: scsynthNote)); continue }
         // Each synth gets its id and is freed after its measurement. Its message is encoded
         // before the send is timed, as Podium's is.

@@ -337,11 +337,11 @@ do {
         print("(Podium and scsynth run side by side on the server and are measured in \(pairs) interleaved blocks of \(events) events: Podium (1), scsynth (1), Podium (2), … Each block's first event, which pays for start-up, is not counted; nor is an event whose window held an xrun, when JACK's frame-time estimate jumps. The dummy server's estimate also drifts by a period or more without an xrun (frame latencies in a sawtooth, some below 0: the block is flagged). **The cycle-grid column is the one to compare**: the send is placed on the server's frame grid as a portless client sees it (`CycleClock`: the dummy driver wakes on an anchored grid, never early, so the grid is the lower envelope of the cycles' start times), which neither the estimate's drift nor a source's own callback time moves. Its minimum is one event's, and a value below 0 is an event sent after its cycle began that still sounded in it: the source's callback took it late in that cycle. p5 (the 5th percentile) is a floor that one late callback does not set. The µs column, send to the capture client's callback, holds the source's callback time (Csound's k-cycle is longer than scsynth's block of one DC synth). Each system's trigger is encoded before its send is timed.)\n")
         print("| period | system | events | xrun events left out | min frames | median frames | max frames | median periods | p95 periods | max periods | send → its cycle at the capture client µs: min / median | **on the cycle grid, frames: min / p5 / median / p95** (events whose window kept one grid) | |")
         print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
-        var paths: [(Int, [OSCPathTiming], [Double?])] = []
+        var paths: [(Int, [SentPath])] = []
         for p in periods {
             for row in try peersTable(period: p, events: events, pairs: pairs) {
                 let l = row.onsets.latencies, d = Double(p)
-                if !row.paths.isEmpty { paths.append((p, row.paths, row.onsets.leads)) }
+                if !row.paths.isEmpty { paths.append((p, row.paths)) }
                 let c = row.onsets.toCycle
                 if l.isEmpty { print("| \(p) | \(row.system) | 0 | \(row.onsets.xrunEvents) | | | | | | | | | \(row.note) |"); continue }
                 // An onset before its send: the frame estimate drifted in this block (no xrun counted).
@@ -356,12 +356,10 @@ do {
         print("| period | events | waited for the thread: min / median / max | parse: median / max | carried out: median / max | total: min / median / max | total in frames (median) | waited, sent < \(nearCycle) frames before a cycle: median / p90 (n) | waited, sent earlier: median / p90 (n) |")
         print("|---:|---:|---|---|---|---|---:|---|---|")
         for p in periods {
-            let all = paths.filter { $0.0 == p }.flatMap(\.1)
+            let sent = paths.filter { $0.0 == p }.flatMap(\.1), all = sent.map(\.path)
             guard !all.isEmpty else { continue }
-            // Each event's wait beside its lead (both lists hold one entry per event sent; a block
-            // where they do not is left out rather than paired wrongly).
-            let paired = paths.filter { $0.0 == p && $0.1.count == $0.2.count }.flatMap { zip($0.1, $0.2).compactMap { path, lead in lead.map { (path.waited, $0) } } }
-            let near = paired.filter { $0.1 < Double(nearCycle) }.map(\.0), earlier = paired.filter { $0.1 >= Double(nearCycle) }.map(\.0)
+            let near = sent.filter { ($0.lead ?? .infinity) < Double(nearCycle) }.map(\.path.waited)
+            let earlier = sent.filter { ($0.lead ?? -1) >= Double(nearCycle) }.map(\.path.waited)
             let waited = all.map(\.waited), parse = all.map(\.parse), out = all.map(\.carriedOut), total = all.map(\.total)
             print(String(format: "| %d | %d | %.0f / %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f / %.0f | %.1f | %.0f / %.0f (%d) | %.0f / %.0f (%d) |", p, all.count,
                          waited.min() ?? .nan, percentile(waited, 0.5), waited.max() ?? .nan, percentile(parse, 0.5), parse.max() ?? .nan,
