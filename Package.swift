@@ -48,6 +48,9 @@ let package = Package(
                 cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
                 linkerSettings: [.linkedLibrary("pthread")]),
 
+        // The pattern engine (Tidal's language): rational time, patterns queried by arc, the
+        // mini-notation and pattern expressions. Pure: no JACK, no Csound, no threads.
+        .target(name: "PodiumPatterns", linkerSettings: [.linkedLibrary("m")]),
         // Engine layer: the only code that calls csound*.
         .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack"]),
         // Audio files through libsndfile (render output, session recording).
