@@ -62,7 +62,7 @@ let package = Package(
         // bindings, the journal, the JACK server and client calls, transport and Link's app side.
         .target(name: "PodiumHost", dependencies: ["PodiumEngine", "PodiumRealtime", "CJack", "CAtomics", "CThreads", "CLinkBridge"]),
         // Control surfaces: turn performer input (scripts, the REPL, piped input, live loops) into Commands.
-        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "CReadline", "CJack", "CThreads"]),
+        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumPatterns", "CReadline", "CJack", "CThreads"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
         .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),
@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "CThreads",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "PodiumPatterns", "CThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLink
@@ -95,7 +95,7 @@ let package = Package(
         // a twin client that measures how fast the machine runs a fixed job.
         .target(name: "PodiumProbe", dependencies: ["CJack", "CAtomics", "CThreads", "PodiumHost"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
-        .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumProbe", "PodiumOSC", "PodiumSurfaces",
+        .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumProbe", "PodiumOSC", "PodiumSurfaces", "PodiumPatterns",
                                                              "PodiumSession", "PodiumAudioFile", "PodiumWeb"],
                           path: "bench/Sources/podium-bench"),
         // Tests only: counts the heap allocations of one thread (the audio thread).
@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
-                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "PodiumPatterns", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

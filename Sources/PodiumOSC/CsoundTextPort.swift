@@ -10,6 +10,7 @@ import Synchronization
 ///     orchestra code          compile (or `{{` … `}}` across packets)
 ///     &i1 0 1 …               score line(s)
 ///     $…                      score (read by Podium, as `&`)
+///     d1 $ s "bd*2" (Tidal)   a pattern (`hush`, `setcps …`, `d1 silence` too)
 ///     @chan value             set a control channel
 ///     %chan string            set a string channel
 ///     :@chan host port        reply `chan::value` over UDP (`:%chan` for strings)
@@ -30,6 +31,8 @@ public final class CsoundTextPort: @unchecked Sendable {
     private var pendingCode: String?
     private let sharedLock = NSLock()
     private var _counts = (packets: 0, refused: 0, errors: 0)
+    /// Live loops and patterns: a packet in Tidal's words (`d1 $ s "bd*2"`, `hush`) plays.
+    public var loops: LiveLoops?
     /// `##close##` arrived.
     public var onClose: (@Sendable () -> Void)?
     /// Errors and refusals, for the console.
@@ -103,6 +106,11 @@ public final class CsoundTextPort: @unchecked Sendable {
             return
         }
         if text == "##close##" { return inOrder(source) { $0.onClose?() } }
+        if ReplInterpreter.isPatternStatement(text), let loops {
+            return inOrder(source) { port in
+                do { _ = try loops.patterns.run(text, source: "csound-port", producer: port.producer, loops: loops) } catch { port.error("\(error)") }
+            }
+        }
         switch text.first {
         case "&", "$":
             // Score lines (`&`) and score (`$`): both read by Podium (see ScoreLine).

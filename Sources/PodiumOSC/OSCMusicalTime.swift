@@ -44,6 +44,24 @@ extension OSCSurface {
         } catch { bad(m, source, error.description) }
     }
 
+    /// `/podium/pattern ,ss SLOT EXPR` (`d1`, `s "bd*2"`) or `,s STATEMENT` (`d1 $ …`, `hush`,
+    /// `setcps 0.5`): a pattern in Tidal's words; the answer or the refusal (with its column).
+    // Thread: NRT (OSC)
+    func pattern(_ m: OSCMessage, _ source: Endpoint) {
+        guard let loops else { return reply(to: source, "/podium/fail", [.string("patterns are not available")]) }
+        let text: String
+        switch (m.arguments.count, m.arguments.first?.string, m.arguments.last?.string) {
+        case (1, let statement?, _): text = statement
+        case (2, let slot?, let expression?): text = "\(slot) $ \(expression)"
+        default: return bad(m, source, "expected slot and expression (,ss) or a statement (,s)")
+        }
+        do {
+            reply(to: source, "/podium/done", [.string(try loops.patterns.run(text, source: "osc", producer: producer, loops: loops))])
+        } catch {
+            reply(to: source, "/podium/fail", [.string("\(error)")])
+        }
+    }
+
     // Thread: NRT (OSC)
     func loop(_ action: String, _ m: OSCMessage, _ source: Endpoint) {
         guard let loops else { return reply(to: source, "/podium/fail", [.string("loops are not available")]) }

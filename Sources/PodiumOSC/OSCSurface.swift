@@ -254,6 +254,7 @@ public final class OSCSurface: @unchecked Sendable {
                 reply(to: source, "/podium/fail", [.string("\(error)")])
             }
         case "loop": loop(parts.count > 1 ? parts[1] : "", m, source)
+        case "pattern": pattern(m, source)
         case "subscribe":
             sharedLock.withLock { _ = subscribers.insert(source) }
             reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)

@@ -34,6 +34,7 @@ public final class Performance: @unchecked Sendable {
     var reloader: HotReload?
     var loops: LiveLoops?
     var loopsWatcher: FileWatcher?
+    var patternsWatcher: FileWatcher?
     var repl: ReadlineREPL?
     /// The surfaces' services on the LAN.
     var advertiser: AvahiPublisher?
@@ -118,6 +119,7 @@ public final class Performance: @unchecked Sendable {
         textPort?.stop()
         reloader?.stop()
         loopsWatcher?.stop()
+        patternsWatcher?.stop()
         loops?.stopScheduler()
         let recorded = recording?.recordingDirectory
         if let summary = recording?.stopRecording() { say("podium: \(summary)") }

@@ -45,6 +45,9 @@ extension Performance {
         }
         self.loops = loops
         self.loopsWatcher = loopsWatcher
+        patternsWatcher = PatternsSetup.start(loops: loops, orchestra: options.orchestra, watch: options.watch) { line, error in
+            router.notice(line, level: error ? .error : .orchestra)
+        }
         osc?.loops = loops
         web?.loops = loops
         // A hush from a controller (CC 123 on midi_in) ends the loops too.
@@ -225,6 +228,7 @@ extension Performance {
         do {
             let port = try CsoundTextPort(driver: driver, options: portOptions)
             port.onNotice = { router.notice($0) }
+            port.loops = loops
             port.onClose = { stopSignal.signal() }
             port.start()
             textPort = port

@@ -8,8 +8,12 @@ public enum Hush {
     /// Returns what it did, for the surface's answer.
     // Thread: the producer's
     public static func perform(producer: CommandProducer, loops: LiveLoops?) throws(InputError) -> String {
+        let patterns = loops?.patterns.hushAll() ?? []
         let ended = loops?.endAllNow() ?? []
         guard try producer.hush() != nil else { throw InputError("the command ring is full: hush not sent (try again)") }
-        return "hushed" + (ended.isEmpty ? "" : ": loops \(ended.joined(separator: ", ")) ended")
+        var what: [String] = []
+        if !ended.isEmpty { what.append("loops \(ended.joined(separator: ", "))") }
+        if !patterns.isEmpty { what.append("patterns \(patterns.joined(separator: ", "))") }
+        return "hushed" + (what.isEmpty ? "" : ": \(what.joined(separator: " and ")) ended")
     }
 }

@@ -56,12 +56,18 @@ public final class LiveLoops: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let running = Mutex(false)
     /// Problems met while playing (an instrument gone, the ring full), once per definition.
-    public var onProblem: (@Sendable (String) -> Void)?
+    public var onProblem: (@Sendable (String) -> Void)? {
+        didSet { patterns.onProblem = onProblem }
+    }
+    /// Patterns (`d1 $ …`), posted by this scheduler on its producer (one musical-time
+    /// scheduler, one ring): a hush ends them with the loops.
+    public let patterns: PatternPlayer
 
     // Thread: NRT (owner)
     public init(driver: JackDriver) {
         self.driver = driver
         producer = driver.makeProducer()
+        patterns = PatternPlayer(driver: driver)
     }
 
     /// A loop's name and length, as typed (`loop NAME BEATS`).
@@ -193,12 +199,13 @@ public final class LiveLoops: @unchecked Sendable {
         return "stopping \(names.joined(separator: ", "))"
     }
 
-    /// Ends every loop now, in the middle of its iteration (a hush): nothing more is posted;
+    /// Ends every loop and pattern now, in the middle of its iteration (a hush): nothing more is posted;
     /// what was posted ahead waits in the audio thread's schedule, which the hush empties.
     // Thread: any
     @discardableResult
     public func endAllNow() -> [String] {
-        lock.withLock {
+        patterns.hushAll()
+        return lock.withLock {
             defer { loops = [:] }
             return loops.keys.sorted()
         }
@@ -250,6 +257,7 @@ public final class LiveLoops: @unchecked Sendable {
         guard clock.running else { return }
         let now = driver.beatNow
         let horizon = now + LiveLoops.lookahead * clock.tempo / 60
+        patterns.tick(producer: producer, nowBeat: now, horizonBeat: horizon, clock: clock)
         var due: [(Definition, Double, String?)] = []
         lock.withLock {
             for name in Array(loops.keys) {

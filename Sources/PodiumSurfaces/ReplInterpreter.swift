@@ -16,6 +16,9 @@ public struct ReplInterpreter: Sendable {
         case command(String, [String])
         /// `loop NAME BEATS` … `end`: a live loop's definition (its body as typed).
         case loop(name: String, beats: Double, body: String)
+        /// A pattern statement in Tidal's spelling (`d1 $ s "bd*2"`, `hush`, `setcps 0.5`), one
+        /// line or a `:{` … `:}` block (as in ghci).
+        case pattern(String, firstLine: Int)
         /// Inside an instr/opcode block: more lines needed.
         case incomplete
         case nothing
@@ -24,6 +27,8 @@ public struct ReplInterpreter: Sendable {
     private var block: [String] = []
     /// The open block is a loop's body (its name and length), not orchestra code.
     private var loopHeader: (name: String, beats: Double)?
+    /// The open block is a pattern statement (`:{` … `:}`).
+    private var patternBlock = false
     private var blockStart = 0
     private var lineNumber = 0
 
@@ -46,6 +51,16 @@ public struct ReplInterpreter: Sendable {
             block.append(raw)
             return .incomplete
         }
+        if patternBlock {
+            if line == ":}" {
+                patternBlock = false
+                let text = block.dropFirst().joined(separator: "\n")
+                block = []
+                return text.allSatisfy(\.isWhitespace) ? .nothing : .pattern(text, firstLine: blockStart + 1)
+            }
+            block.append(raw)
+            return .incomplete
+        }
         if !block.isEmpty {
             block.append(raw)
             if firstWord == "endin" || firstWord == "endop" {
@@ -56,6 +71,13 @@ public struct ReplInterpreter: Sendable {
             return .incomplete
         }
         if line.isEmpty || line.hasPrefix(";") || line.hasPrefix("//") { return .nothing }
+        if line == ":{" {
+            block = [raw]
+            patternBlock = true
+            blockStart = lineNumber
+            return .incomplete
+        }
+        if ReplInterpreter.isPatternStatement(line) { return .pattern(line, firstLine: lineNumber) }
         if line.hasPrefix(":") {
             let words = line.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             return .command(words.first ?? "", Array(words.dropFirst()))
@@ -85,6 +107,20 @@ public struct ReplInterpreter: Sendable {
             }
         }
         return .code(raw + "\n", firstLine: lineNumber)
+    }
+
+    /// A pattern statement opens with a slot (`d1` … `d16`, `p "name"`, `p 3`) or `hush`,
+    /// `setcps`, `once` — words no Csound statement begins with.
+    public static func isPatternStatement(_ line: String) -> Bool {
+        let word = line.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        let rest = line.dropFirst(word.count).drop { $0 == " " || $0 == "\t" }
+        if word == "hush" { return rest.isEmpty || rest.hasPrefix("--") }
+        if word == "setcps" || word == "once" { return !rest.isEmpty && !rest.hasPrefix("=") }
+        if word == "p" { return rest.first == "\"" || rest.first?.isNumber == true }
+        if word.count >= 2, word.first == "d", let n = Int(word.dropFirst()), (1...16).contains(n) {
+            return !rest.isEmpty && !rest.hasPrefix("=") && !rest.hasPrefix(",")
+        }
+        return false
     }
 
     /// A score statement is one letter, then a number, a quote, a sign or white space

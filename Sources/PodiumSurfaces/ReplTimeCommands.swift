@@ -1,4 +1,5 @@
 import PodiumHost
+import PodiumPatterns
 
 // The REPL's musical-time commands: `:tempo`, `:quant`, `:loops`, `:stop`, and loop blocks.
 extension ReplSession {
@@ -43,6 +44,10 @@ extension ReplSession {
             guard let loops else { return print("loops are not available here") }
             let rows = loops.list()
             print(rows.isEmpty ? "no loop is playing" : rows.joined(separator: "\n"))
+        case "patterns":
+            guard let loops else { return print("patterns are not available here") }
+            let rows = loops.patterns.list()
+            print(rows.isEmpty ? "no pattern is playing" : rows.joined(separator: "\n"))
         case "stop":
             guard let loops else { return print("loops are not available here") }
             if let name = args.first {
@@ -52,6 +57,20 @@ extension ReplSession {
             }
         default:
             break
+        }
+    }
+
+    /// A pattern statement (`d1 $ …`, `hush`, `setcps …`); a refusal shows the line with a
+    /// caret under the column at fault.
+    // Thread: the REPL's
+    func playPattern(_ text: String) {
+        guard let loops else { return print("patterns are not available here") }
+        do {
+            print(try loops.patterns.run(text, producer: producer, loops: loops))
+        } catch let e as PatternError {
+            print(PatternErrorText.show(e, in: text))
+        } catch {
+            print("\(error)")
         }
     }
 

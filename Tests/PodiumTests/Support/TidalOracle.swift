@@ -27,8 +27,9 @@ enum TidalOracle {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let bytes = Data(script.utf8)
         let writer = Thread {
-            input.fileHandleForWriting.write(script.data(using: .utf8)!)
+            input.fileHandleForWriting.write(bytes)
             try? input.fileHandleForWriting.close()
         }
         writer.start()

@@ -384,10 +384,12 @@ do {
         try midiSection(periods: (option("--periods") ?? "256,64").split(separator: ",").compactMap { Int($0) },
                         tempos: (option("--tempos") ?? "90,120,175").split(separator: ",").compactMap { Double($0) },
                         seconds: Double(option("--seconds") ?? "4") ?? 4)
+    case "patterns":
+        try patternsSection(cycles: Int(option("--cycles") ?? "60") ?? 60, seconds: Double(option("--seconds") ?? "10") ?? 10)
     case "web":
         try webSection(events: Int(option("--events") ?? "200") ?? 200, seconds: Double(option("--seconds") ?? "10") ?? 10)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, web, midi)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, patterns, web, midi)\n".utf8))
         exit(64)
     }
 } catch {

@@ -1,0 +1,304 @@
+/// What a built-in function takes, one parameter at a time.
+enum Parameter: Sendable {
+    /// A pattern of this kind (`fast`'s first: `.time`; `every`'s first: `.int`).
+    case pattern(PatternKind)
+    /// The pattern being transformed: any kind, the same as the result's.
+    case same
+    /// A function from a pattern to a pattern of the result's kind (`every 3 (fast 2)`).
+    case function
+    /// A list of patterns of the result's kind (`stack [ … ]`).
+    case list
+    /// A list of (weight, pattern) pairs (`timecat [(1, s "bd*4"), (1, s "hh27*8")]`).
+    case weightedList
+    /// A string literal (`pF "name"`).
+    case text
+    /// A plain number (a literal, or arithmetic on literals).
+    case number
+    /// A pair of plain numbers (`zoom (0.25, 0.75)`).
+    case pair
+}
+
+/// A built-in's arguments, each ready for the function it runs.
+enum BuiltinArgument {
+    case pattern(Pattern<ControlMap>)
+    case function(@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>)
+    case patterns([Pattern<ControlMap>])
+    case weighted([(Time, Pattern<ControlMap>)])
+    case text(String)
+    case number(Time)
+    case pair(Time, Time)
+}
+
+/// The arguments, read by position and as the type the transformation wants.
+struct BuiltinArguments {
+    var items: [BuiltinArgument]
+    /// Where the function's name is (for errors the transformation raises).
+    var position: SourcePosition
+
+    // Thread: any (all of this type)
+    func p(_ i: Int) -> Pattern<ControlMap> { if case let .pattern(p) = items[i] { return p }; return .silence }
+    func f(_ i: Int) -> @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap> {
+        if case let .function(f) = items[i] { return f }; return { $0 }
+    }
+    func list(_ i: Int) -> [Pattern<ControlMap>] { if case let .patterns(p) = items[i] { return p }; return [] }
+    func weighted(_ i: Int) -> [(Time, Pattern<ControlMap>)] { if case let .weighted(p) = items[i] { return p }; return [] }
+    func text(_ i: Int) -> String { if case let .text(s) = items[i] { return s }; return "" }
+    func number(_ i: Int) -> Time { if case let .number(t) = items[i] { return t }; return .zero }
+    func pair(_ i: Int) -> (Time, Time) { if case let .pair(s, e) = items[i] { return (s, e) }; return (.zero, .zero) }
+    /// A plain-valued argument as a pattern of the value itself.
+    func values(_ i: Int) -> Pattern<Value> { p(i).map { $0[plainValueKey] ?? .int(0) } }
+    func time(_ i: Int) -> Pattern<Time> { p(i).map { Builtins.time($0[plainValueKey]) } }
+    func int(_ i: Int) -> Pattern<Int> { p(i).map { Builtins.int($0[plainValueKey]) } }
+    func double(_ i: Int) -> Pattern<Double> { p(i).map { $0[plainValueKey]?.number ?? 0 } }
+    func bool(_ i: Int) -> Pattern<Bool> {
+        p(i).map { v in if case let .bool(b) = v[plainValueKey] { return b }; return (v[plainValueKey]?.number ?? 0) != 0 }
+    }
+}
+
+/// A built-in function: its parameters, the kind of what it makes, and what it does.
+struct Builtin: Sendable {
+    /// The kind of a built-in's result.
+    enum Result: Sendable {
+        /// The kind of its `.same` arguments (or what the context asks for).
+        case same
+        case fixed(PatternKind)
+        /// Any number kind the context asks for (a signal, `irand 8`).
+        case numeric
+    }
+    var parameters: [Parameter]
+    var result: Result
+    var run: @Sendable (BuiltinArguments, PatternKind) throws(PatternError) -> Pattern<ControlMap>
+
+    // Thread: any
+    init(_ parameters: [Parameter], _ result: Result = .same,
+         _ run: @escaping @Sendable (BuiltinArguments, PatternKind) throws(PatternError) -> Pattern<ControlMap>) {
+        self.parameters = parameters; self.result = result; self.run = run
+    }
+
+    /// The built-in as a function value named `name`, at `pos`.
+    // Thread: any
+    func value(_ name: String, _ pos: SourcePosition, _ ev: ExpressionEvaluator) -> FunctionValue {
+        let b = self
+        return FunctionValue(name: name, parameters: parameters, position: pos) { args throws(PatternError) in
+            try b.call(name, args, pos, ev)
+        }
+    }
+
+    // Thread: any
+    func call(_ name: String, _ args: [RuntimeValue], _ pos: SourcePosition, _ ev: ExpressionEvaluator) throws(PatternError) -> RuntimeValue {
+        let known = knownKind(args)
+        switch result {
+        case let .fixed(k):
+            return .pattern(try make(name, args, pos, k, ev), k, pos)
+        case .same, .numeric:
+            if let k = known {
+                if case .numeric = result, !k.isNumeric {
+                    throw PatternError("`\(name)` makes numbers, not \(k.expectation)", column: pos.column, line: pos.line)
+                }
+                return .pattern(try make(name, args, pos, k, ev), k, pos)
+            }
+            let numeric: Bool
+            if case .numeric = result { numeric = true } else { numeric = false }
+            let b = self
+            return .poly(PolyPattern(position: pos, number: nil, text: nil) { k throws(PatternError) in
+                if numeric, !k.isNumeric, k != .control {
+                    throw PatternError("`\(name)` makes numbers, where \(k.expectation) is expected", column: pos.column, line: pos.line)
+                }
+                if numeric, k == .control {
+                    throw PatternError("`\(name)` makes numbers, where a control pattern is expected (give it to a control: `speed (\(name) …)`)", column: pos.column, line: pos.line)
+                }
+                return try b.make(name, args, pos, k, ev)
+            })
+        }
+    }
+
+    /// The kind of the first argument in a `.same` place whose kind is known.
+    // Thread: any
+    func knownKind(_ args: [RuntimeValue]) -> PatternKind? {
+        for (p, a) in zip(parameters, args) {
+            switch p {
+            case .same:
+                if case let .pattern(_, k, _) = a { return k }
+            case .list:
+                if case let .list(items, _) = a {
+                    for case let .pattern(_, k, _) in items { return k }
+                }
+            case .weightedList:
+                if case let .list(items, _) = a {
+                    for case let .tuple(t, _) in items where t.count == 2 {
+                        if case let .pattern(_, k, _) = t[1] { return k }
+                    }
+                }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The arguments resolved for a result of kind `k`, then the function run.
+    // Thread: any
+    func make(_ name: String, _ args: [RuntimeValue], _ pos: SourcePosition, _ k: PatternKind, _ ev: ExpressionEvaluator) throws(PatternError) -> Pattern<ControlMap> {
+        let context = "`\(name)`"
+        let failure = FailureBox()
+        var items: [BuiltinArgument] = []
+        for (p, a) in zip(parameters, args) {
+            switch p {
+            case let .pattern(pk): items.append(.pattern(try ev.coerce(a, to: pk, context)))
+            case .same: items.append(.pattern(try ev.coerce(a, to: k, context)))
+            case .function: items.append(.function(try ev.function(a, kind: k, context, failure: failure)))
+            case .list:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list (`[…, …]`)", context, a) }
+                var ps: [Pattern<ControlMap>] = []
+                for x in xs { ps.append(try ev.coerce(x, to: k, context)) }
+                items.append(.patterns(ps))
+            case .weightedList:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of pairs (`[(1, s \"bd\"), (2, s \"sn\")]`)", context, a) }
+                var ps: [(Time, Pattern<ControlMap>)] = []
+                for x in xs {
+                    guard case let .tuple(t, _) = x, t.count == 2 else { throw Builtins.expected("a pair (`(1, s \"bd\")`)", context, x) }
+                    ps.append((try Builtins.plainNumber(t[0], context), try ev.coerce(t[1], to: k, context)))
+                }
+                items.append(.weighted(ps))
+            case .text:
+                guard case let .poly(pp) = a, let s = pp.text else { throw Builtins.expected("a name in quotes", context, a) }
+                items.append(.text(s))
+            case .number:
+                items.append(.number(try Builtins.plainNumber(a, context)))
+            case .pair:
+                guard case let .tuple(t, _) = a, t.count == 2 else { throw Builtins.expected("a pair of numbers (`(0.25, 0.75)`)", context, a) }
+                items.append(.pair(try Builtins.plainNumber(t[0], context), try Builtins.plainNumber(t[1], context)))
+            }
+        }
+        let out = try run(BuiltinArguments(items: items, position: pos), k)
+        failure.open = false
+        if let e = failure.error { throw e }
+        return out
+    }
+}
+
+/// Literals, conversions and errors the table uses.
+enum Builtins {
+    // Thread: any
+    static func expected(_ what: String, _ context: String, _ v: RuntimeValue) -> PatternError {
+        let p = v.position
+        return PatternError("\(context) expects \(what) here", column: p.column, line: p.line)
+    }
+
+    /// A literal number (or arithmetic on literals), as its exact value.
+    // Thread: any
+    static func plainNumber(_ v: RuntimeValue, _ context: String) throws(PatternError) -> Time {
+        if case let .poly(p) = v, let n = p.number { return n.value }
+        throw expected("a plain number", context, v)
+    }
+
+    // Thread: any
+    static func time(_ v: Value?) -> Time {
+        switch v {
+        case let .rational(t)?: return t
+        case let .int(i)?: return Time(i)
+        case let .double(d)?, let .note(d)?: return Time(d)
+        default: return .zero
+        }
+    }
+
+    // Thread: any
+    static func int(_ v: Value?) -> Int {
+        switch v {
+        case let .int(i)?: return i
+        case let .rational(t)?: return Int(clamping: t.floorInt)
+        case let .double(d)?, let .note(d)?: return d.isFinite ? Int(max(-1e15, min(1e15, d.rounded(.down)))) : 0
+        default: return 0
+        }
+    }
+
+    /// A number as a value of `kind` (nil: not a number kind).
+    // Thread: any
+    static func number(_ d: Double, _ kind: PatternKind) -> Value? {
+        switch kind {
+        case .double: return .double(d)
+        case .note: return .note(d)
+        case .int: return .int(int(.double(d)))
+        case .time: return .rational(Time(d))
+        default: return nil
+        }
+    }
+
+    /// A plain pattern's values converted to another number kind.
+    // Thread: any
+    static func convert(_ p: Pattern<ControlMap>, from: PatternKind, to: PatternKind) -> Pattern<ControlMap> {
+        p.map { m in
+            guard let v = m[plainValueKey] else { return m }
+            if to == .time { return [plainValueKey: .rational(time(v))] }
+            if to == .int { return [plainValueKey: .int(int(v))] }
+            if case let .rational(t) = v { return [plainValueKey: number(t.double, to) ?? v] }
+            return [plainValueKey: number(v.number ?? 0, to) ?? v]
+        }
+    }
+
+    /// A plain pattern of numbers from a signal of doubles.
+    // Thread: any
+    static func plain(_ p: Pattern<Double>, _ kind: PatternKind) -> Pattern<ControlMap> {
+        p.map { [plainValueKey: number($0, kind) ?? .double($0)] }
+    }
+
+    /// `2`, `0.25`: a pattern of whichever kind the context asks for.
+    // Thread: any
+    static func numberLiteral(_ v: Time, isInteger: Bool, _ pos: SourcePosition) -> PolyPattern {
+        PolyPattern(position: pos, number: (v, isInteger), text: nil) { k throws(PatternError) in
+            let value: ControlMap
+            switch k {
+            case .int:
+                guard v.denominator == 1 else {
+                    throw PatternError("a whole number is expected here, not a fraction", column: pos.column, line: pos.line)
+                }
+                value = [plainValueKey: .int(Int(v.numerator))]
+            case .double: value = [plainValueKey: .double(v.double)]
+            case .note: value = [plainValueKey: .note(v.double)]
+            case .time: value = [plainValueKey: .rational(v)]
+            // Tidal's `Num ValueMap`: an integer is `n`, a fraction `speed`.
+            case .control: value = isInteger && v.denominator == 1 ? ["n": .int(Int(v.numerator))] : ["speed": .double(v.double)]
+            case .string, .bool:
+                throw PatternError("a number where \(k.expectation) is expected", column: pos.column, line: pos.line)
+            }
+            return .pure(value)
+        }
+    }
+
+    /// `"bd*2 [~ sn]"`: mini-notation, parsed as the kind the context asks for.
+    // Thread: any
+    static func stringLiteral(_ s: String, _ pos: SourcePosition) -> PolyPattern {
+        PolyPattern(position: pos, number: nil, text: s) { k throws(PatternError) in
+            guard let mini = k.miniKind else {
+                throw PatternError("a string where a control pattern is expected (name the control: `s \"…\"`)", column: max(1, pos.column - 1), line: pos.line)
+            }
+            let p = try MiniNotation.parse(s, kind: mini, column: pos.column, line: pos.line)
+            return p.map { [plainValueKey: $0] }
+        }
+    }
+
+    /// Haskell's `negate` on a value (Tidal's `applyFIS negate negate id`; times too).
+    // Thread: any
+    static func negateValue(_ v: Value) -> Value {
+        if case let .rational(t) = v { return .rational(-t) }
+        return NumOp.negateValue(v)
+    }
+
+    /// `-x`: numbers negated (a literal stays a literal).
+    // Thread: any
+    static func negate(_ v: RuntimeValue, _ pos: SourcePosition) throws(PatternError) -> RuntimeValue {
+        let f: @Sendable (ControlMap) -> ControlMap = { m in m.mapValues(Builtins.negateValue) }
+        switch v {
+        case let .pattern(p, k, _):
+            guard k.isNumeric || k == .control else { throw PatternError("`-` needs numbers", column: pos.column, line: pos.line) }
+            return .pattern(p.map(f), k, pos)
+        case let .poly(pp):
+            var out = PolyPattern(position: pos, number: pp.number.map { (-$0.value, $0.isInteger) }, text: nil) { k throws(PatternError) in
+                try pp.resolve(k).map(f)
+            }
+            if let n = pp.number { out = numberLiteral(-n.value, isInteger: n.isInteger, pos) }
+            return .poly(out)
+        default:
+            throw PatternError("`-` needs a number or a pattern of numbers", column: pos.column, line: pos.line)
+        }
+    }
+}

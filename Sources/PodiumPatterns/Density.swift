@@ -1,0 +1,29 @@
+/// How dense a pattern is, found without querying a whole cycle: a performer's typo
+/// (`s "bd*99999999"`, `fast 1e9`) would otherwise make one query build millions of events.
+public enum Density {
+    /// Events a cycle, estimated at a few places of the first `cycles` cycles: the events in
+    /// `[s, s + 2w)` less those in `[s, s + w)` are the events that begin in `[s + w, s + 2w)`
+    /// (the ones sounding across both count once in each), with `w` doubled from a billionth
+    /// of a cycle until 32 such onsets are seen or `w` reaches 1/64 — so the probe costs a few
+    /// hundred events however dense the pattern, and layers stacked on one onset do not count.
+    // Thread: any
+    public static func estimate<T>(_ p: Pattern<T>, cycles: Int = 8) -> Int {
+        var most = 0.0
+        for c in 0..<Int64(max(1, cycles)) {
+            for offset in [Time.zero, Time(1, 3), Time(5, 7)] {
+                let s = Time(c) + offset
+                var w = Time(1, 1_000_000_000)
+                while true {
+                    let a = p.queryArc(s, s + w).count, b = p.queryArc(s, s + w + w).count
+                    let begun = Double(max(0, b - a))
+                    if begun >= 32 || Time(1, 64) <= w {
+                        most = max(most, begun / w.double)
+                        break
+                    }
+                    w = w + w
+                }
+            }
+        }
+        return most > 1e15 ? Int(1e15) : Int(most)
+    }
+}

@@ -1,0 +1,113 @@
+/// A statement of the pattern language, as Tidal's editor sends it.
+public enum PatternStatement: Sendable {
+    /// `d1 $ …` … `d16` (slots "d1" … "d16"), `p "name" $ …` (slot "name"), `p 3 $ …` (slot
+    /// "d3": `d3` is Tidal's `p 3`); `d1 silence` plays silence.
+    case play(slot: String, pattern: Pattern<ControlMap>)
+    /// `hush`
+    case hush
+    /// `setcps 0.6`, `setcps (130/60/4)`
+    case setcps(Double)
+    /// `once $ s "bd"`
+    case once(Pattern<ControlMap>)
+}
+
+/// Tidal's own spelling (a Haskell subset) evaluated into patterns: `d1 $ every 3 (fast 2) $
+/// s "bd*2 [~ sn]" # n "<0 3>"` gives Tidal's events. Errors name the line and column.
+public struct PatternLanguage: Sendable {
+    /// Control names an orchestra declares (numbers), accepted beside Tidal's.
+    public let extraControls: Set<String>
+
+    // Thread: any
+    public init(extraControls: Set<String> = []) { self.extraControls = extraControls }
+
+    /// One statement; may span lines (a block: continuation lines). Errors name line and column.
+    // Thread: any
+    public func statement(_ text: String) throws(PatternError) -> PatternStatement {
+        let e = try ExpressionParser.parse(text)
+        let ev = ExpressionEvaluator(extraControls: extraControls)
+        var head = e
+        var body: Expression?
+        switch e {
+        case let .binary("$", h, b, _): head = h; body = b
+        case let .apply(f, args, pos) where !args.isEmpty:
+            head = args.count == 1 ? f : .apply(f, Array(args.dropLast()), pos)
+            body = args.last
+        default: break
+        }
+        let headPos = head.position
+        // Thread: any
+        func need(_ what: String) -> PatternError {
+            PatternError("`\(what)` needs a pattern: `\(what) $ s \"bd sn\"`", column: headPos.column, line: headPos.line)
+        }
+        switch head {
+        case let .name(n, _) where n == "hush":
+            if body == nil { return .hush }
+            throw PatternError("`hush` takes nothing", column: headPos.column, line: headPos.line)
+        case let .name(n, _) where n == "setcps":
+            guard let b = body else { throw PatternError("`setcps` needs a number: `setcps 0.5`", column: headPos.column, line: headPos.line) }
+            let v = try ev.evaluate(b)
+            guard case let .poly(pp) = v, let x = pp.number else {
+                let p = b.position
+                throw PatternError("`setcps` needs a number (`setcps 0.6`, `setcps (130/60/4)`)", column: p.column, line: p.line)
+            }
+            guard x.value > .zero else {
+                let p = b.position
+                throw PatternError("`setcps` needs a number above 0", column: p.column, line: p.line)
+            }
+            return .setcps(x.value.double)
+        case let .name(n, _) where n == "once":
+            guard let b = body else { throw need("once") }
+            return .once(try controlPattern(b, ev))
+        case let .name(n, _) where Self.slot(n) != nil:
+            guard let b = body else { throw need(n) }
+            return .play(slot: Self.slot(n)!, pattern: try controlPattern(b, ev))
+        case let .apply(.name("p", _), args, _) where args.count == 1:
+            guard let b = body else { throw need("p") }
+            let slot: String
+            switch args[0] {
+            case let .string(s, _): slot = s
+            case let .number(v, true, _): slot = "d\(v.description)"
+            default:
+                let p = args[0].position
+                throw PatternError("`p` takes a name in quotes or a number: `p \"drums\" $ …`", column: p.column, line: p.line)
+            }
+            return .play(slot: slot, pattern: try controlPattern(b, ev))
+        default:
+            let p = e.position
+            throw PatternError("a statement is `d1 $ …` (to `d16`), `p \"name\" $ …`, `once $ …`, `hush` or `setcps …`",
+                               column: p.column, line: p.line)
+        }
+    }
+
+    /// A control-pattern expression alone (`s "bd*2" # n 3`).
+    // Thread: any
+    public func pattern(_ text: String) throws(PatternError) -> Pattern<ControlMap> {
+        let ev = ExpressionEvaluator(extraControls: extraControls)
+        return try controlPattern(try ExpressionParser.parse(text), ev)
+    }
+
+    // Thread: any
+    func controlPattern(_ e: Expression, _ ev: ExpressionEvaluator) throws(PatternError) -> Pattern<ControlMap> {
+        try ev.coerce(try ev.evaluate(e), to: .control, "the statement")
+    }
+
+    /// `d1` … `d16`: the slot of that name.
+    // Thread: any
+    static func slot(_ name: String) -> String? {
+        guard name.first == "d", let n = Int(name.dropFirst()), (1...16).contains(n), "d\(n)" == name else { return nil }
+        return name
+    }
+
+    /// Every function and operator name the language knows (for :help and completion).
+    // Thread: any
+    public static var names: [String] {
+        var s = Set(Builtins.table.keys).union(Builtins.constants.keys).union(Builtins.statementWords)
+        s.formUnion(["$", ".", "pF", "pI", "pS", "pN"])
+        s.formUnion(Controls.doubles)
+        s.formUnion(Controls.ints)
+        s.formUnion(Controls.strings)
+        s.formUnion(Controls.notes)
+        s.formUnion(Controls.aliases.keys)
+        return s.sorted()
+    }
+}

@@ -1,0 +1,56 @@
+import PodiumHost
+import PodiumPatterns
+
+/// A patterns file beside the orchestra (`NAME.tidal` for `NAME.csd`), read at the start and
+/// on every save, like `NAME.loops`: Tidal statements, each starting at the left margin
+/// (`d1 $ …`, `setcps …`), continued by indented lines, ended by a blank line or the next
+/// statement; `--` comments. A slot the file no longer defines stops at its next cycle.
+public enum PatternFile {
+    /// The statements of a file, each with the line it starts on.
+    // Thread: any
+    public static func statements(in text: String) -> [(text: String, firstLine: Int)] {
+        var out: [(String, Int)] = []
+        var current: [Substring] = []
+        var first = 0
+        func flush() {
+            if !current.isEmpty { out.append((current.joined(separator: "\n"), first)) }
+            current = []
+        }
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = raw.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty { flush(); continue }
+            if raw.hasPrefix("--") { continue }
+            let continues = raw.first == " " || raw.first == "\t" || "#|$.+-*/<>~".contains(trimmed.first!)
+            if !current.isEmpty, continues { current.append(raw); continue }
+            flush()
+            current = [raw]
+            first = i + 1
+        }
+        flush()
+        return out
+    }
+}
+
+extension PatternPlayer {
+    /// Carries out a patterns file; a line per change or problem (`FILE:LINE:COLUMN: …`).
+    // Thread: any
+    public func run(fileText text: String, source: String, producer: CommandProducer?, loops: LiveLoops?) -> [String] {
+        var messages: [String] = []
+        var defined: Set<String> = []
+        for (statement, firstLine) in PatternFile.statements(in: text) {
+            do {
+                let (said, slot) = try carryOut(statement, source: source, producer: producer, loops: loops)
+                if let slot { defined.insert(slot) }
+                if !said.hasSuffix(": unchanged") { messages.append(said) }
+            } catch var e as PatternError {
+                e.line += firstLine - 1
+                messages.append("\(source):\(e.line):\(e.column): \(e.message)")
+                // A broken statement leaves its slot playing what it played.
+                if let slot = statement.split(separator: " ").first.map(String.init) { defined.insert(slot) }
+            } catch {
+                messages.append("\(source):\(firstLine): \(error)")
+            }
+        }
+        return messages + forget(source: source, keeping: defined)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PodiumPatterns
+
+/// How a pattern's event becomes a Csound note.
+///
+///   - `s` names the instrument (`s "bass"`: `instr bass`; `s "20"`: `instr 20`; `bd:3` is the
+///     name `bd`, index 3, for sample banks).
+///   - p2 is the event's onset, stamped with its beat (the audio thread starts it on its frame);
+///     p3 its length in beats: the event's whole × `legato` (default 1), or `sustain` seconds.
+///   - p4 onwards are the instrument's parameters, by name. An instrument declares them in a
+///     comment on its `instr` line: `instr bass ; podium: freq amp cutoff` (p4 freq, p5 amp, p6
+///     cutoff). Undeclared, an instrument gets `freq amp` (as far as it reads p-fields).
+///   - Names with a meaning: `freq` (Hz, from `note`/`n` as SuperDirt reads them: note 0 is
+///     c5, MIDI 60, `octave` moves it), `midi` (that MIDI number), `note` (the raw note value),
+///     `amp` (SuperDirt's: `amp` (0.4) × `gain`⁴), `cps`, `cycle` (the onset's cycle),
+///     `delta` (the event's length in seconds); any other name is that control's value (`gain`
+///     1, `pan` 0.5, `speed` 1 when missing; 0 otherwise).
+public enum PatternNotes {
+    /// Controls that shape the note itself (instrument, pitch, length, level): never reported
+    /// as undeclared.
+    static let consumed: Set<String> = ["s", "n", "note", "octave", "legato", "sustain", "gain", "amp", "cps", "cycle", "delta", "orbit"]
+    static let defaults: [String: Double] = ["gain": 1, "pan": 0.5, "speed": 1, "amp": 0.4, "legato": 1]
+    public static let undeclaredLayout = ["freq", "amp"]
+
+    /// The instrument an event's `s` names, and the index after a colon (`bd:3`).
+    // Thread: any
+    public static func sound(_ value: Value?) -> (name: String, index: Int)? {
+        guard let text = value?.string, !text.isEmpty else { return nil }
+        if let colon = text.firstIndex(of: ":"), let i = Int(text[text.index(after: colon)...]) {
+            return (String(text[..<colon]), i)
+        }
+        return (text, 0)
+    }
+
+    /// The declared parameter names of each instrument in these orchestra texts (the last
+    /// definition wins), keyed by name or number as typed after `instr`.
+    // Thread: any
+    public static func declarations(in orchestras: [String]) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for text in orchestras {
+            for raw in text.split(whereSeparator: \.isNewline) {
+                let line = raw.drop(while: { $0 == " " || $0 == "\t" })
+                guard line.hasPrefix("instr"), let semicolon = line.firstIndex(of: ";") else { continue }
+                let code = line[..<semicolon].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+                guard code.first == "instr" else { continue }
+                let comment = line[line.index(after: semicolon)...].drop(while: { $0 == " " || $0 == ";" })
+                guard comment.hasPrefix("podium:") else { continue }
+                let names = layout(comment.dropFirst("podium:".count))
+                for instrument in code.dropFirst() { found[String(instrument.drop(while: { $0 == "+" }))] = names }
+            }
+        }
+        return found
+    }
+
+    /// `freq amp cutoff` or `p4=freq p6=cutoff` (a gap reads 0): the names of p4, p5, ….
+    static func layout(_ text: Substring) -> [String] {
+        var names: [String] = []
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
+            if let eq = word.firstIndex(of: "="), word.first == "p", let n = Int(word[word.index(after: word.startIndex)..<eq]), n >= 4, n <= 16 {
+                while names.count < n - 4 { names.append("") }
+                let name = String(word[word.index(after: eq)...])
+                if names.count == n - 4 { names.append(name) } else { names[n - 4] = name }
+            } else if word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) {
+                names.append(String(word))
+            }
+        }
+        return Array(names.prefix(13))
+    }
+
+    /// p3 onwards for one event: its length in beats, then the layout's values. Also the
+    /// event's controls that the layout does not take (reported once by the caller).
+    // Thread: any
+    public static func fields(_ e: Event<ControlMap>, layout: [String], tempo: Double, quantum: Double,
+                              into fields: inout [Double]) -> [String] {
+        let c = e.value
+        func number(_ key: String) -> Double? { c[key]?.number }
+        let whole = e.wholeOrPart
+        let cycles = (whole.stop - whole.start).double
+        let secondsPerCycle = 60 * quantum / tempo
+        let beats: Double
+        if let sustain = number("sustain") { beats = sustain * tempo / 60 }
+        else { beats = cycles * quantum * (number("legato") ?? 1) }
+        fields.removeAll(keepingCapacity: true)
+        fields.append(0)
+        fields.append(max(beats, 0))
+        let note = number("note") ?? number("n") ?? 0
+        let midi = note + (number("octave") ?? 5) * 12
+        for name in layout {
+            let v: Double
+            switch name {
+            case "freq": v = 440 * pow(2, (midi - 69) / 12)
+            case "midi": v = midi
+            case "note": v = note
+            case "amp": v = (number("amp") ?? 0.4) * pow(number("gain") ?? 1, 4)
+            case "cps": v = 1 / secondsPerCycle
+            case "cycle": v = whole.start.double
+            case "delta": v = cycles * secondsPerCycle
+            default: v = number(name) ?? defaults[name] ?? 0
+            }
+            fields.append(v.isFinite ? v : 0)
+        }
+        return c.keys.filter { !consumed.contains($0) && !layout.contains($0) }.sorted()
+    }
+}

@@ -1,0 +1,437 @@
+import Testing
+@testable import PodiumPatterns
+
+/// The pattern language (Tidal's spelling evaluated into patterns) against Tidal 1.7.10 itself:
+/// each expression, written as a Tidal user writes it, must give Tidal's events.
+@Suite("Pattern expressions against Tidal")
+struct PatternExpressionTidalTests {
+    /// (expression, cycles): every/whenmod/sometimes/jux/off/superimpose/iter/ply/chunk/
+    /// palindrome/euclid/segment/range/signals/arithmetic/sections/composition/`$` chains/lists.
+    static let cases: [(String, Int)] = [
+        (#"every 3 (fast 2) $ s "bd*2 [~ sn]" # n "<0 3>" # speed (range 1 2 sine)"#, 3),
+        (#"s "bd*2 [~ sn]""#, 2),
+        (#"sound "bd sn:2 hh""#, 2),
+        (#"s "bd sn" # n 3"#, 2),
+        (#"s "bd sn" # n "1 2 3""#, 2),
+        (#"s "bd*2 sn" # n "<0 3>""#, 4),
+        (#"s "bd*8" # speed (segment 8 $ range 1 2 rand)"#, 2),
+        (#"s "bd*4" # speed (range 1 2 sine)"#, 2),
+        (#"s "bd*4" # pan sine"#, 2),
+        (#"s "bd*8" # pan perlin"#, 2),
+        (#"s "bd*8" # n (irand 8)"#, 2),
+        (#"s "drum*8" # n (segment 8 $ irand 8)"#, 2),
+        (#"n ("0 2" + "<12 7>") # s "superpiano""#, 2),
+        (#"n ("0 2" + "<12 7>") # s "superpiano""#, 4),
+        (#"n ("0 2" |+ "<12 7>") # s "superpiano""#, 2),
+        (#"n ("0 2" +| "<12 7 5>") # s "superpiano""#, 2),
+        (#"n ("0 2" |+| "12 7 5") # s "superpiano""#, 2),
+        (#"n "0" + n "12""#, 2),
+        (#"n "0 3" + n "12 7 5""#, 2),
+        (#"n "0 3" |+ n "12 7 5""#, 2),
+        (#"s "bd sn" # n "1" |+ n 12"#, 2),
+        (#"s "bd sn" # n "1" |- n 12"#, 2),
+        (#"s "bd sn" # n "4" |/ n 2"#, 2),
+        (#"s "bd*4" # speed "1 2" |* speed 1.5"#, 2),
+        (#"s "bd*4" # speed 2 |+ speed "<1 0.5>""#, 2),
+        (#"s "bd*4" # speed 2 + speed 1"#, 2),
+        (#"s "bd*4" # n "1 2 3 4" |% n 3"#, 2),
+        (#"s "bd*4" # speed "1 2 3 4" |% speed 1.5"#, 2),
+        (#"s "bd*2 sn" |< n "3 4 5""#, 2),
+        (#"s "bd*2 sn" # n 1 |< n "3 4 5""#, 2),
+        (#"s "bd*2 sn" # n 1 |> n "3 4 5""#, 2),
+        (#"n "3 4 5" >| s "bd*2 sn""#, 2),
+        (#"n "3 4 5" |<| s "bd*2 sn""#, 2),
+        (#"(# speed 2) $ s "bd sn""#, 2),
+        (#"("<0 0.25>" <~) $ s "bd sn""#, 2),
+        (#"("<0 0.25>" <~) $ s "bd sn""#, 4),
+        (#"0.25 ~> s "bd sn""#, 2),
+        (#"(1/8) ~> s "bd sn""#, 2),
+        (#"(-0.25) ~> s "bd sn""#, 2),
+        (#"fast 2 $ s "bd sn""#, 2),
+        (#"fast "<1 2>" $ s "bd sn""#, 2),
+        (#"fast "1 2" $ s "bd sn""#, 4),
+        (#"slow 2 $ s "bd sn hh""#, 2),
+        (#"hurry 2 $ s "bd sn""#, 2),
+        (#"rev $ s "bd*2 sn hh""#, 2),
+        (#"every 2 (fast 2) $ s "bd sn""#, 4),
+        (#"every 3 rev $ s "bd sn hh""#, 4),
+        (#"every "<2 3>" rev $ s "bd sn hh""#, 4),
+        (#"every 2 (fast 2 . rev) $ s "bd sn hh""#, 4),
+        (#"every 2 ((# speed 2) . rev) $ s "bd sn hh""#, 4),
+        (#"every 2 (0.25 <~) $ s "bd sn hh""#, 4),
+        (#"every' 3 1 (fast 2) $ s "bd sn""#, 6),
+        (#"whenmod 4 2 (# speed 2) $ s "bd sn""#, 8),
+        (#"whenmod 4 2 (fast 2) $ s "bd sn""#, 8),
+        (#"sometimesBy 0.3 (# speed 2) $ s "bd*8""#, 4),
+        (#"always (# speed 2) $ s "bd*8""#, 4),
+        (#"never (# speed 2) $ s "bd*8""#, 4),
+        (#"sometimesBy' 0.5 (# speed 2) $ s "bd*8""#, 4),
+        (#"somecyclesBy 0.3 (# speed 2) $ s "bd*4""#, 8),
+        (#"somecycles (# speed 2) $ s "bd*4""#, 8),
+        (#"degradeBy 0.5 $ s "bd*16""#, 2),
+        (#"degrade $ s "bd*16""#, 2),
+        (#"sometimesBy "<0.2 0.8>" (# speed 2) $ s "bd*8""#, 2),
+        (#"off 0.25 (|+ n "<12 7>") $ n "c e g" # s "superpiano""#, 2),
+        (#"superimpose (fast 2) $ s "bd sn""#, 2),
+        (#"superimpose ((# speed 2) . (0.125 <~)) $ s "bd*2 sn""#, 2),
+        (#"jux rev $ s "bd sn hh""#, 2),
+        (#"jux ((# speed 2) . rev) $ s "bd sn""#, 2),
+        (#"juxBy 0.5 (fast 2) $ s "bd sn""#, 2),
+        (#"iter 4 $ s "bd hh sn cp""#, 4),
+        (#"ply 2 $ s "bd ~ sn""#, 2),
+        (#"ply "<2 3>" $ s "bd ~ sn""#, 2),
+        (#"chunk 4 (hurry 2) $ s "bd sn:2 [~ bd] sn:2""#, 4),
+        (#"palindrome $ s "arpy:0 arpy:1 arpy:2""#, 4),
+        (#"euclid 3 8 $ s "bd""#, 2),
+        (#"euclid "<3 5>" 8 $ s "bd""#, 2),
+        (#"euclidFull 3 8 (s "bd") (s "hh27")"#, 2),
+        (#"n (segment 4 $ range 1 5 saw) # s "x""#, 2),
+        (#"s "bd*4" # speed (range 1 "<2 3>" sine)"#, 2),
+        (#"s "bd*4" # speed (range "1 2" 5 sine)"#, 2),
+        (#"s "bd*8" # pan (slow 2 $ sine)"#, 2),
+        (#"s "bd*8" # speed ((+ 1) <$> sine)"#, 2),
+        (#"s "bd(3,8)""#, 2),
+        (#"stack [s "bd*2", s "hh*3", s "~ sn"]"#, 2),
+        (#"cat [s "bd*2", s "hh*3", s "~ sn"]"#, 4),
+        (#"fastcat [s "bd*2", s "hh*3"]"#, 2),
+        (#"randcat [s "bd*2", s "hh*3", s "sn"]"#, 6),
+        (#"timecat [(1, s "bd*4"), (1, s "hh27*8"), (1, s "superpiano" # n 0)]"#, 2),
+        (#"append (s "bd*2") (s "hh*3")"#, 2),
+        (#"stack [s "bd*2" # n 1, fast 2 $ s "sn"] # speed 2"#, 2),
+        (#"linger 0.25 $ s "bd sn hh cp""#, 2),
+        (#"linger "<0.25 0.5>" $ s "bd sn hh cp""#, 2),
+        (#"swingBy (1/3) 4 $ s "hh*8""#, 2),
+        (#"inside 2 rev $ s "bd sn hh cp""#, 2),
+        (#"outside 2 rev $ s "<[bd sn] [hh cp]>""#, 2),
+        (#"brak $ s "bd sn""#, 4),
+        (#"n (run 8) # s "drum""#, 2),
+        (#"n ("0" + run 4) # s "drum""#, 2),
+        (#"s "bd*8" # speed (quantise 1 $ range 1 3 sine)"#, 2),
+        (#"s "bd sn" # speed (-1)"#, 2),
+        (#"s "bd sn" # speed ("1 2" * 2)"#, 2),
+        (#"s "bd sn" # speed ("1 2" - "0.5")"#, 2),
+        (#"s "bd*4" # n ("0 1 2 3" * "<1 2>")"#, 2),
+        (#"fast 2 . rev $ s "bd sn hh""#, 2),
+        (#"(fast 2 . rev) $ s "bd sn hh""#, 2),
+        (#"(# speed 2) . fast 2 $ s "bd sn""#, 2),
+        (#"rev . (# speed 2) $ s "bd sn hh""#, 2),
+        (#"(fast 2 . (# speed 2) . rev) (s "bd sn hh")"#, 2),
+        (#"every 2 (const $ s "cp*4") $ s "bd sn""#, 4),
+        (#"s "bd sn" # n 1 # speed 2 # vowel "a""#, 2),
+        (#"struct "t ~ t t" $ s "bd""#, 2),
+        (#"while "1 0" (fast 2) $ s "bd sn hh""#, 2),
+        (#"within (0, 0.5) (fast 2) $ s "bd sn cp hh""#, 4),
+        (#"zoom (0.25, 0.75) $ s "bd*2 hh*3 [sn bd]*2 drum""#, 2),
+        (#"s "bd*2" # pI "bar" "1 2""#, 2),
+        (#"every 2 (within (0, 0.5) (# speed 2)) $ s "bd sn hh cp""#, 2),
+        (#"every 4 (jux rev) $ every 3 (fast 2) $ s "bd sn hh""#, 4),
+        (#"whenmod 4 2 (every 2 (0.25 <~)) $ s "bd sn hh""#, 4),
+        (#"sometimesBy 0.5 (jux rev) $ s "bd*8""#, 4),
+        (#"slow 2 $ s "bd*4" # n (irand 8)"#, 2),
+        (#"s "bd*4" # n ("<0 2>" + irand 4)"#, 2),
+        (#"jux (iter 4) $ sound "arpy arpy:1 arpy:2 arpy:3""#, 2),
+        (#"chunk 4 (fast 2) $ n "0 1 2 3" # s "x""#, 4),
+        (#"s "bd*8" # gain (range 0.8 1.2 rand)"#, 2),
+        (#"s "bd*8" # speed (rand + 0.5)"#, 2),
+        (#"s "bd*8" # speed (sine * 2)"#, 2),
+        (#"s "bd*8" # speed (2 * sine + 1)"#, 2),
+        (#"s "bd*8" |* speed (range 1 2 sine)"#, 2),
+        (#"(s "bd sn" # n 1) + n "<12 7>""#, 2),
+        (#"s "bd sn" + n "1 2""#, 2),
+        (#"n "1 2" + s "bd sn""#, 2),
+        (#"s "bd sn" # n "1" + n "2""#, 2),
+        (#"n "1" + n "2" # s "x""#, 2),
+        (#""0.25" <~ s "bd sn" # n 1"#, 2),
+        (#"fast 2 $ s "bd sn" # n "1 2""#, 2),
+        (#"1 ~> s "bd sn" # speed 2"#, 2),
+        (#"s "bd*2" # n "1" |+| n "<2 3>" # speed 1"#, 2),
+        (#"(1/3) ~> s "bd sn hh""#, 2),
+        (#"0.25 <~ 0.125 ~> s "bd sn""#, 2),
+        (#"every 2 (# speed 2) $ every 3 rev $ s "a b c""#, 4),
+        (#"rev $ fast 2 $ s "a b c""#, 2),
+        (#"(1 ~>) $ s "<bd sn>""#, 2),
+        (#"(~> s "bd sn") "0.25""#, 2),
+        (#"(<~) "0.25" $ s "bd sn""#, 2),
+        (#"(+) (n "1") (n "2 3")"#, 2),
+        (#"n ("0 .. 3" + 12) # s "x""#, 2),
+        (#"n "0" # s "superpiano" |+ n "<0 5>""#, 2),
+        (#"n (fast 2 "0 1") # s "x""#, 2),
+        (#"n (every 2 (fast 2) "0 1") # s "x""#, 4),
+        (#"s (fast 2 "bd sn")"#, 2),
+        (#"s "bd*4" # speed (slow 4 $ range 1 2 $ sine)"#, 2),
+        (#"n (off 0.25 (+ 12) "0 3") # s "x""#, 2),
+        (#"n (off 0.25 (|+ 7) "c e") # s "x""#, 2),
+        (#"n (cat ["0", "3 5"]) # s "x""#, 4),
+        (#"n ("<0 3>" |+| "0 7") # s "x""#, 2),
+        (#"s "x*4" # speed ("1 2" |* "<1 2>")"#, 2),
+        (#"s "drum*4" # n (irand "<4 8>")"#, 2),
+        (#"s "bd*4" # speed (range 1 2 $ fast 2 sine)"#, 2),
+        (#"jux (# speed 2) $ s "bd sn" # n 1"#, 2),
+        (#"superimpose (fast 2 . (# crush 4)) $ s "bd sn""#, 2),
+        (#"off 0.25 (# crush 4) . fast 2 $ s "bd sn""#, 2),
+        (#"every 2 (jux rev . fast 2) $ s "bd sn hh""#, 4),
+        (#"fastcat [s "bd", n "1 2" # s "x"]"#, 2),
+        (#"s "bd*4" # speed (perlin + 0.5)"#, 2),
+        (#"s "bd*4" # pan (slow 4 perlin)"#, 2),
+        (#"s "bd ~ sn ~" # speed "[1 2, 3]""#, 2),
+        (#"hurry "<1 [2 4]>" $ s "bd sn""#, 2),
+        (#"degradeBy "<0.25 0.75>" $ s "hh*8""#, 2),
+        (#"n "0 <1 2> [3 4]" # s "x" # legato "0.5 1""#, 2),
+        (#"every 2 (off 0.125 (|+ n 7)) $ n "0 3" # s "x""#, 2),
+        (#"stack [s "bd(3,8)", s "hh*4" # gain 0.8, n "0 3" # s "superpiano" |+ n 12]"#, 2),
+    ]
+
+    // Thread: any
+    @Test(.enabled(if: TidalOracle.available))
+    func everyCaseGivesTidalsEvents() throws {
+        let theirs = try TidalOracle.events(Self.cases.map { (expression: $0.0, cycles: $0.1) })
+        var matched = 0
+        var firstDifference: String?
+        for (i, c) in Self.cases.enumerated() {
+            let ours: [String]
+            do { ours = EventLines.lines(try PatternLanguage().pattern(c.0), cycles: c.1) } catch {
+                firstDifference = firstDifference ?? "\(c.0): refused: \(error)"
+                continue
+            }
+            if let t = theirs[i], TidalOracle.same(ours, t) { matched += 1 } else if firstDifference == nil {
+                firstDifference = "\(c.0)\n  Tidal: \(theirs[i] ?? [])\n  ours:  \(ours)"
+            }
+        }
+        #expect(firstDifference == nil, "first difference: \(firstDifference ?? "")")
+        #expect(matched == Self.cases.count)
+        #expect(Self.cases.count >= 150)
+    }
+}
+
+@Suite("Pattern language statements and errors")
+struct PatternLanguageTests {
+    // Thread: any
+    func slot(_ text: String) throws -> String? {
+        if case let .play(slot, _) = try PatternLanguage().statement(text) { return slot }
+        return nil
+    }
+
+    // Thread: any
+    func error(_ text: String, _ language: PatternLanguage = PatternLanguage()) -> PatternError? {
+        do { _ = try language.statement(text.hasPrefix("d1") ? text : "d1 $ " + text); return nil } catch { return error }
+    }
+
+    // Thread: any
+    @Test func statements() throws {
+        #expect(try slot(#"d1 $ s "bd*2""#) == "d1")
+        #expect(try slot(#"d16 $ every 2 (fast 2) $ s "bd""#) == "d16")
+        #expect(try slot("d1 silence") == "d1")
+        #expect(try slot("d1 $ silence") == "d1")
+        #expect(try slot(#"p "drums" $ s "bd""#) == "drums")
+        #expect(try slot(#"p 3 $ s "bd""#) == "d3")
+        if case .hush = try PatternLanguage().statement("hush") {} else { Issue.record("hush") }
+        if case let .setcps(x) = try PatternLanguage().statement("setcps 0.6") { #expect(x == 0.6) } else { Issue.record("setcps") }
+        if case let .setcps(x) = try PatternLanguage().statement("setcps (130/60/4)") { #expect(abs(x - 130.0 / 240) < 1e-12) }
+        if case let .once(p) = try PatternLanguage().statement(#"once $ s "bd""#) {
+            #expect(EventLines.lines(p, cycles: 1) == ["0 1 s=bd"])
+        } else { Issue.record("once") }
+        // A block: continuation lines, a comment.
+        let block = "d1 $ s \"bd*2\" -- kick\n   # n \"<0 3>\"\n   # speed 2"
+        guard case let .play(_, p) = try PatternLanguage().statement(block) else { Issue.record("block"); return }
+        #expect(EventLines.lines(p, cycles: 1) == ["0 1/2 n=0 s=bd speed=2", "1/2 1 n=0 s=bd speed=2"])
+        for bad in [#"s "bd""#, "d17 $ s \"bd\"", "d1", "hush 2", "setcps \"x\"", "setcps 0", "let x = 1"] {
+            #expect(throws: PatternError.self, "\(bad)") { try PatternLanguage().statement(bad) }
+        }
+    }
+
+    // Thread: any
+    @Test func orchestraControlsAndTidalsParamMakers() throws {
+        let language = PatternLanguage(extraControls: ["grit"])
+        let p = try language.pattern(#"s "x*2" # grit "0.5 1" # pF "foo" 2 # pI "bar" 3 # pS "baz" "a""#)
+        #expect(EventLines.lines(p, cycles: 1) == ["0 1/2 bar=3 baz=a foo=2 grit=0.5 s=x", "1/2 1 bar=3 baz=a foo=2 grit=1 s=x"])
+        #expect(throws: PatternError.self) { try PatternLanguage().pattern(#"s "x" # grit 1"#) }
+        #expect(PatternLanguage.names.contains("every") && PatternLanguage.names.contains("#") && PatternLanguage.names.contains("speed"))
+    }
+
+    // Thread: any
+    @Test func errorsNameWhere() {
+        // The column of `[` in the whole text.
+        #expect(error(#"d1 $ s "bd*2 [sn""#)?.column == 14)
+        let block = error("d1 $ s \"bd*2\"\n   # n \"[1 2\"")
+        #expect(block?.line == 2 && block?.column == 9)
+        #expect(error(#"striate 4 $ s "bd""#)?.message == "`striate` is not supported yet")
+        #expect(error(#"striate 4 $ s "bd""#)?.column == 6)
+        #expect(error(#"foo 3"#)?.message == "unknown name `foo`")
+        let fastError = error(#"fast (s "bd") $ s "x""#)
+        #expect(fastError?.column == 12)
+        #expect(fastError?.message.hasPrefix("`fast` expects a number or a pattern of numbers") == true)
+        #expect(error(#"every 2.5 rev $ s "bd""#)?.column == 12)
+        #expect(error(#"s 3"#)?.column == 8)
+        #expect(error(#"s "bd" # vowel sine"#)?.column == 21)
+        #expect(error(#"every 2 (# s 2) $ s "bd""#)?.column == 19)
+        #expect(error(#"s "bd" ("#) != nil)
+        #expect(error(#"fast 2"#)?.message.contains("missing 1 argument") == true)
+        #expect(error(#"s "bd" # n 1 2"#)?.column == 19)
+        #expect(error(String(repeating: "(", count: 300) + "s \"bd\"" + String(repeating: ")", count: 300))?.message.contains("nests too deeply") == true)
+        #expect(error(String(repeating: "fast 2 $ ", count: 300) + "s \"bd\"") != nil)
+    }
+
+    // Thread: any
+    @Test func fuzzNeverCrashesAndErrorsPointIntoTheText() {
+        let r = ExpressionFuzz.run(count: 200_000, seed: 0x5EED)
+        #expect(r.bad.isEmpty, "\(r.bad)")
+        #expect(r.ok > 50_000 && r.refused > 50_000)
+    }
+}
+
+/// A seeded generator (SplitMix64): the same cases every run.
+struct ExpressionFuzzRandom {
+    var state: UInt64
+    // Thread: any
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+    // Thread: any
+    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    // Thread: any
+    mutating func pick<T>(_ xs: [T]) -> T { xs[int(xs.count)] }
+}
+
+/// Expressions for the fuzz test: well-typed ones as a performer writes them, random mixes of
+/// names, operators and literals, and both mutated a few characters at a time.
+enum ExpressionFuzz {
+    static let minis = ["bd*2 [~ sn]", "<0 3>", "0 .. 3", "bd(3,8)", "[bd | sn]", "{bd sn, hh}", "bd? sn", "1 2", "<1 2>",
+                        "0.25", "t f", "~", "", "bd . sn sn", "bd:3", "c e g", "[", "<", "bd@3", "-1", "0 [1 2]!", "1 _ 2"]
+    static let functions = ["fast", "slow", "hurry", "every", "whenmod", "sometimesBy", "off", "superimpose", "jux",
+                            "juxBy", "iter", "ply", "chunk", "palindrome", "euclid", "segment", "range", "irand", "rev",
+                            "degradeBy", "linger", "trunc", "inside", "brak", "run", "stack", "cat", "timecat", "id",
+                            "striate", "foo", "sine", "rand", "saw", "silence", "every'", "swingBy", "rot", "mask", "struct"]
+    static let controls = ["s", "n", "note", "speed", "pan", "orbit", "vowel", "crush", "lpf", "gain", "sound", "cut"]
+    static let ops = ["#", "|+|", "|+", "+|", "+", "-", "*", "/", "|<", "|>", "<~", "~>", "$", ".", "|*", "|-", "|%|", "<>", "%"]
+
+    // Thread: any
+    static func atom(_ r: inout ExpressionFuzzRandom, _ depth: Int) -> String {
+        switch r.int(depth > 3 ? 4 : 9) {
+        case 0: return "\"\(r.pick(minis))\""
+        case 1: return r.pick(["1", "2", "0.25", "(1/8)", "(-0.25)", "3", "0", "4"])
+        case 2: return "\(r.pick(controls)) \(atom(&r, depth + 1))"
+        case 3: return r.pick(functions)
+        case 4: return "(\(expr(&r, depth + 1)))"
+        case 5: return "[\(expr(&r, depth + 1)), \(expr(&r, depth + 1))]"
+        case 6: return "(\(r.pick(ops)) \(atom(&r, depth + 1)))"
+        case 7: return "(\(atom(&r, depth + 1)) \(r.pick(ops)))"
+        default: return "\(r.pick(functions)) \(atom(&r, depth + 1)) \(atom(&r, depth + 1))"
+        }
+    }
+
+    // Thread: any
+    static func expr(_ r: inout ExpressionFuzzRandom, _ depth: Int) -> String {
+        var s = atom(&r, depth)
+        for _ in 0..<r.int(depth > 2 ? 2 : 4) { s += " \(r.pick(ops)) \(atom(&r, depth + 1))" }
+        return s
+    }
+
+    /// A well-typed control pattern, as a performer writes one.
+    // Thread: any
+    static func control(_ r: inout ExpressionFuzzRandom, _ depth: Int) -> String {
+        let sMinis = ["bd*2 [~ sn]", "bd(3,8)", "[bd | sn]", "{bd sn, hh}", "bd? sn", "bd:3 sn", "bd . sn sn", "<bd sn> hh*2", "bd@3 sn"]
+        let nMinis = ["<0 3>", "0 .. 3", "0 [1 2]", "c e g", "1 _ 2", "-1 5", "0*2 <3 5>"]
+        switch r.int(depth > 2 ? 3 : 8) {
+        case 0: return "s \"\(r.pick(sMinis))\""
+        case 1: return "n \"\(r.pick(nMinis))\" # s \"x\""
+        case 2: return "s \"\(r.pick(sMinis))\" # \(r.pick(["speed", "pan", "gain", "n", "crush"])) \(number(&r))"
+        case 3: return "\(function(&r, depth + 1)) $ \(control(&r, depth + 1))"
+        case 4: return "\(control(&r, depth + 1)) \(r.pick(["#", "|+", "|*", "+", "|<", "|+|", "|-"])) \(r.pick(["speed", "n", "pan"])) \(number(&r))"
+        case 5: return "stack [\(control(&r, depth + 1)), \(control(&r, depth + 1))]"
+        case 6: return "\(number(&r)) \(r.pick(["<~", "~>"])) (\(control(&r, depth + 1)))"
+        default: return "\(control(&r, depth + 1)) # speed (\(signal(&r)))"
+        }
+    }
+
+    // Thread: any
+    static func number(_ r: inout ExpressionFuzzRandom) -> String {
+        r.pick(["1", "2", "0.25", "(1/8)", "(-0.25)", "3", "\"<1 2>\"", "\"1 2\"", "\"<0 0.25>\"", "1.5"])
+    }
+
+    // Thread: any
+    static func signal(_ r: inout ExpressionFuzzRandom) -> String {
+        r.pick(["range 1 2 sine", "segment 4 $ range 1 5 saw", "rand", "irand 8", "slow 2 sine", "sine * 2", "perlin", "tri + 1"])
+    }
+
+    // Thread: any
+    static func function(_ r: inout ExpressionFuzzRandom, _ depth: Int) -> String {
+        switch r.int(depth > 2 ? 6 : 10) {
+        case 0: return "\(r.pick(["fast", "slow", "hurry", "ply", "segment", "linger", "iter", "trunc"])) \(number(&r))"
+        case 1: return r.pick(["rev", "palindrome", "brak", "degrade", "id"])
+        case 2: return "(# \(r.pick(["speed", "crush", "pan", "n"])) \(number(&r)))"
+        case 3: return "(\(number(&r)) \(r.pick(["<~", "~>"])))"
+        case 4: return "euclid \(r.pick(["3", "\"<3 5>\""])) 8"
+        case 5: return "degradeBy 0.\(r.int(10))"
+        case 6: return "every \(r.pick(["2", "3", "\"<2 3>\""])) (\(function(&r, depth + 1)))"
+        case 7: return "(\(function(&r, depth + 1)) . \(function(&r, depth + 1)))"
+        case 8: return "\(r.pick(["sometimesBy 0.3", "whenmod 4 2", "off 0.25", "chunk 4", "inside 2", "within (0, 0.5)"])) (\(function(&r, depth + 1)))"
+        default: return "\(r.pick(["jux", "superimpose", "sometimes", "rarely"])) (\(function(&r, depth + 1)))"
+        }
+    }
+
+    // Thread: any
+    static func mutate(_ s: String, _ r: inout ExpressionFuzzRandom) -> String {
+        var c = Array(s)
+        let pool: [Character] = Array("()[]\"$#.,-+*/<>~|%'`{}: \n0123456789abcdefsnrt_?!@\\")
+        for _ in 0..<(1 + r.int(3)) {
+            let i = c.isEmpty ? 0 : r.int(c.count + 1)
+            switch r.int(3) {
+            case 0: c.insert(r.pick(pool), at: min(i, c.count))
+            case 1: if !c.isEmpty { c.remove(at: min(i, c.count - 1)) }
+            default: if !c.isEmpty { c[min(i, c.count - 1)] = r.pick(pool) }
+            }
+        }
+        return String(c)
+    }
+
+    /// Whether querying could be huge (a long run of digits makes `*99999`).
+    // Thread: any
+    static func safeToQuery(_ s: String) -> Bool {
+        var run = 0
+        for ch in s {
+            if ch.isNumber { run += 1; if run > 2 { return false } } else { run = 0 }
+        }
+        return true
+    }
+
+    /// (evaluated, refused) counts; a refusal whose position is outside the text is a failure.
+    // Thread: any
+    static func run(count: Int, seed: UInt64) -> (ok: Int, refused: Int, bad: [String]) {
+        var r = ExpressionFuzzRandom(state: seed)
+        var ok = 0, refused = 0
+        var bad: [String] = []
+        let language = PatternLanguage()
+        let templates = ["d1 $ ", "", "p \"x\" $ ", "once $ "]
+        for i in 0..<count {
+            var text = i % 3 == 0 ? expr(&r, 0) : control(&r, 0)
+            if i % 4 == 1 { text = mutate(text, &r) }
+            if i % 5 == 0 { text = "s \"\(mutate(r.pick(minis), &r))\"" }
+            let statement = i % 7 == 0
+            if statement { text = r.pick(templates) + text }
+            do {
+                let p: Pattern<ControlMap>
+                if statement {
+                    switch try language.statement(text) {
+                    case let .play(_, pattern), let .once(pattern): p = pattern
+                    default: p = .silence
+                    }
+                } else {
+                    p = try language.pattern(text)
+                }
+                if safeToQuery(text) { _ = EventLines.onsets(p, cycles: 2) }
+                ok += 1
+            } catch {
+                refused += 1
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                let lineOK = error.line >= 1 && error.line <= lines.count
+                let colOK = lineOK && error.column >= 1 && error.column <= lines[error.line - 1].count + 1
+                if !(lineOK && colOK), bad.count < 20 { bad.append("\(text) -> \(error)") }
+            }
+        }
+        return (ok, refused, bad)
+    }
+}

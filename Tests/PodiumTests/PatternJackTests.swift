@@ -1,0 +1,228 @@
+import Foundation
+import PodiumEngine
+import PodiumHost
+import PodiumPatterns
+import PodiumProbe
+import PodiumRealtime
+import PodiumSession
+import PodiumSurfaces
+import Synchronization
+import Testing
+
+/// Patterns played through a real `jackd -d dummy` and heard by a frame-stamped capture client.
+extension JackSuites {
+@Suite("patterns on the clock", .serialized)
+final class PatternJackTests {
+    let server: TestJackServer
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    /// `lvl`: a step of its level on output 2 for p3 (onsets and levels are read from the
+    /// capture); it declares its one parameter, `gain`, as p4.
+    static let orchestra = """
+    nchnls = 2
+    0dbfs = 1
+
+    instr lvl ; podium: gain
+      a1 linseg p4, p3, p4
+      outs a(0), a1
+    endin
+
+    instr 2
+      a1 linseg p4, p3, p4
+      outs a(0), a1
+    endin
+    """
+
+    func makeDriver(tempo: Double = 240, seed: UInt32? = nil) -> JackDriver {
+        var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        jack.tempo = tempo
+        return JackDriver(source: .text(orchestra: PatternJackTests.orchestra, score: nil, name: "patterns.orc"),
+                          options: EngineOptions(seed: seed), jack: jack)
+    }
+
+    /// The first frame at or after beat `b`, from the clock the callback published.
+    func idealFrame(_ b: Double, _ c: ClockSnapshot) -> Int64 {
+        Int64((c.frame(ofBeat: b) - 1e-6).rounded(.up))
+    }
+
+    @Test("every onset of `s \"lvl*4 [~ lvl]\"` lands on its beat's exact frame (a cycle is a bar)")
+    func exactOnsets() throws {
+        let driver = makeDriver(tempo: 240)   // a beat is 12000 frames, a cycle (bar) 48000
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        let problems = Mutex<[String]>([])
+        loops.onProblem = { p in problems.withLock { $0.append(p) } }
+        loops.start()
+        defer { loops.stopScheduler() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 6)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        Thread.sleep(forTimeInterval: 0.2)
+        capture.start()
+        let xrunsBefore = driver.stats.xruns
+        let said = try loops.patterns.run("d1 $ s \"lvl*4 [~ lvl]\" # gain 0.3 # legato 0.5", producer: driver.makeProducer(), loops: loops)
+        #expect(said == "d1: playing")
+        Thread.sleep(forTimeInterval: 3.2)
+        _ = loops.patterns.hushAll()
+        Thread.sleep(forTimeInterval: 0.3)
+        capture.stopRecording()
+        #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0 })")
+        let clock = driver.clock
+        let onsets = capture.onsets(0)
+        #expect(onsets.count >= 12, "onsets \(onsets.count)")
+        // Five onsets in every whole bar heard (the first and last may be cut by the start and the hush).
+        let bars = Dictionary(grouping: onsets) { ((clock.beat(atFrame: $0) + 0.01) / 4).rounded(.down) }
+        let whole = bars.keys.sorted().dropFirst().dropLast()
+        #expect(!whole.isEmpty && whole.allSatisfy { bars[$0]!.count == 5 }, "onsets per bar: \(bars.mapValues(\.count))")
+        // Each onset on the frame of a step: `lvl*4` fills the bar's first half (beats 0, 0.5,
+        // 1, 1.5), `[~ lvl]` its last quarter (beat 3).
+        let steps: [Double] = [0, 0.5, 1, 1.5, 3]
+        var wrong: [String] = []
+        for onset in onsets {
+            let beat = clock.beat(atFrame: onset) + 0.01
+            let bar = (beat / 4).rounded(.down)
+            let candidates = steps.map { idealFrame(bar * 4 + $0, clock) }
+            if !candidates.contains(onset) { wrong.append("\(onset) (beat \(beat))") }
+        }
+        let xruns = driver.stats.xruns - xrunsBefore
+        #expect(wrong.isEmpty || xruns > 0, "onsets off their step's frame: \(wrong) (xruns \(xruns))")
+    }
+
+    @Test("d1 typed again mid-cycle swaps at the next cycle: every step sounds once, each cycle from one definition")
+    func swapsAtTheCycle() throws {
+        let driver = makeDriver(tempo: 240)
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        let problems = Mutex<[String]>([])
+        loops.onProblem = { p in problems.withLock { $0.append(p) } }
+        loops.start()
+        defer { loops.stopScheduler() }
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 9)
+        try capture.connect(from: "podium:out_2", channel: 0)
+        Thread.sleep(forTimeInterval: 0.2)
+        capture.start()
+        let producer = driver.makeProducer()
+        let levels = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+        for level in levels {
+            let said = try loops.patterns.run("d1 $ s \"lvl*4\" # gain \(level) # legato 0.5", producer: producer, loops: loops)
+            #expect(said.hasPrefix("d1: "))
+            Thread.sleep(forTimeInterval: 1.37)   // about a cycle and a third
+        }
+        _ = try loops.patterns.run("d1 silence", producer: producer, loops: loops)
+        Thread.sleep(forTimeInterval: 1.5)
+        capture.stopRecording()
+        #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0 })")
+        let onsets = capture.onsets(0)
+        let s = capture.samples(0)
+        let heard = onsets.compactMap { capture.sampleIndex(ofFrame: $0) }.map { (Double(s[$0 + 8]) * 10).rounded() / 10 }
+        let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
+        #expect(onsets.count >= 4 * levels.count, "onsets \(onsets.count)")
+        #expect(gaps.allSatisfy { $0 == 12000 } || driver.stats.xruns > 0, "one onset every beat: \(gaps)")
+        // A definition plays whole cycles (4 steps) and the levels come in the order sent.
+        var runs: [(Double, Int)] = []
+        for l in heard { if runs.last?.0 == l { runs[runs.count - 1].1 += 1 } else { runs.append((l, 1)) } }
+        #expect(runs.map(\.0) == levels, "levels in order: \(runs)")
+        #expect(runs.dropFirst().dropLast().allSatisfy { $0.1 % 4 == 0 }, "whole cycles of each: \(runs)")
+        #expect(loops.patterns.names == ["d1"])
+    }
+
+    @Test("a session with patterns, a setcps and a swap replays to identical samples")
+    func replayWithPatterns() throws {
+        let root = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let driver = makeDriver(tempo: 150, seed: 5)
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        loops.start()
+        defer { loops.stopScheduler() }
+        let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
+        let dir = URL(fileURLWithPath: try recording.startRecording())
+        let producer = driver.makeProducer()
+        _ = try loops.patterns.run("d1 $ sometimes (# gain 0.5) $ s \"lvl*8?\" # gain (range 0.1 0.4 sine) # legato 0.5", producer: producer, loops: loops)
+        Thread.sleep(forTimeInterval: 0.9)
+        _ = try loops.patterns.run("setcps 0.7", producer: producer, loops: loops)
+        _ = try loops.patterns.run("d2 $ every 2 (fast 2) $ s \"2(3,8)\" # n \"<0 3>\"", producer: producer, loops: loops)
+        Thread.sleep(forTimeInterval: 0.8)
+        _ = try loops.patterns.run("d1 $ s \"lvl [lvl lvl]\" # gain 0.35 # legato 0.25", producer: producer, loops: loops)
+        Thread.sleep(forTimeInterval: 1.2)
+        _ = recording.stopRecording()
+        let log = try String(contentsOf: dir.appendingPathComponent("events.log"), encoding: .utf8)
+        #expect(log.contains(" clock 168.0 4.0 "), "setcps 0.7 is a tempo of 168 BPM, journaled")
+        _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
+        let recorded = try samples(dir.appendingPathComponent("audio.wav").path)
+        #expect(recorded.contains { abs($0) > 0.05 }, "the patterns were heard")
+        let diff = firstDifference(recorded, try samples(dir.appendingPathComponent("replay.wav").path))
+        #expect(diff == nil, "replay differs at sample \(diff ?? -1)")
+    }
+
+    @Test("at the REPL: d1 $ …, a block, :patterns, a refusal with its column and caret, undeclared controls once, hush")
+    func replPatterns() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let orc = dir.appendingPathComponent("patterns.orc").path
+        try PatternJackTests.orchestra.write(toFile: orc, atomically: true, encoding: .utf8)
+        let input = dir.appendingPathComponent("in.txt").path
+        try """
+        d1 $ s "lvl*2 [~ lvl]" # gain "<0.1 0.2>"
+        d2 $ s "lvl*2 [lvl" # gain 0.3
+        d3 $ striate 4 $ s "lvl"
+        d4 $ s "nosuch*4"
+        d6 $ s "lvl*99999999"
+        d7 $ fast 1e9 $ s "lvl"
+        :{
+        d5 $ every 2 (fast 2)
+           $ s "2*2" # cutoff 300
+        :}
+        @1 :patterns
+        @2 hush
+        @2.2 :patterns
+        :quit
+        """.write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try run("/bin/sh", ["-c", "timeout -k 2 20 '\(Paths.podium)' play '\(orc)' --server \(server.name) --no-connect --no-osc --no-watch < '\(input)'"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout + r.stderr
+        #expect(out.contains("d1: playing"), "\(out)")
+        #expect(out.contains("d2 $ s \"lvl*2 [lvl\" # gain 0.3\n              ^ 15: unclosed"), "the column of the unclosed bracket, with a caret: \(out)")
+        #expect(out.contains("`striate` is not supported yet"), "\(out)")
+        #expect(out.components(separatedBy: "no instrument \"nosuch\"").count == 2, "one message for the missing instrument: \(out)")
+        #expect(out.components(separatedBy: "has no parameter `cutoff`").count == 2, "one message for the undeclared control: \(out)")
+        #expect(out.contains("d5: playing"), "\(out)")
+        #expect(out.components(separatedBy: "a pattern plays at most 50000").count == 3, "a typo's density is refused before it plays: \(out)")
+        #expect(out.contains("d1: ") && out.contains("events posted"), "\(out)")
+        #expect(out.contains("hushed: patterns d1, d4, d5 ended"), "\(out)")
+        #expect(out.contains("no pattern is playing"), "\(out)")
+    }
+
+    @Test("patterns saved in NAME.tidal beside the orchestra play with the performance, swap on a save, and stop when removed")
+    func patternsFile() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let orc = dir.appendingPathComponent("beats.orc").path
+        try PatternJackTests.orchestra.write(toFile: orc, atomically: true, encoding: .utf8)
+        let file = dir.appendingPathComponent("beats.tidal").path
+        try "-- the set\nd1 $ s \"lvl*4\"\n  # gain 0.2\n\nd2 $ s \"2(3,8)\" # n 3\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.podium)
+        p.arguments = ["play", orc, "--server", server.name, "--no-connect", "--no-osc", "--no-repl", "--duration", "6", "--tempo", "150"]
+        let pipe = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = pipe
+        try p.run()
+        defer { if p.isRunning { p.terminate() }; waitForExit(p) }
+        let reader = PipeReader(pipe.fileHandleForReading)
+        func printed() -> String { String(decoding: reader.snapshot, as: UTF8.self) }
+        #expect(eventually(10) { printed().contains("d2: playing") }, "\(printed())")
+        #expect(printed().contains("patterns from \(file)") && printed().contains("d1: playing"))
+        Thread.sleep(forTimeInterval: 0.5)
+        try "d1 $ s \"lvl*8\" # gain 0.2\n\nd3 $ s \"lvl [~ lvl\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(eventually(5) { printed().contains("d1: swaps at cycle") }, "\(printed())")
+        #expect(eventually(2) { printed().contains("d2: stops (no longer in") }, "\(printed())")
+        #expect(printed().contains("\(file):3:"), "a broken statement names its line and column: \(printed())")
+        waitForExit(p, timeout: 15)
+        #expect(p.terminationStatus == 0, "\(printed())")
+    }
+}
+}

@@ -1,0 +1,194 @@
+// The `patterns` section: the pattern engine's cost against Tidal's own (Debian's Tidal 1.7.10
+// in ghci, its library compiled) on the same 16 patterns, and patterns played through JACK:
+// every onset against its beat's frame, the scheduler thread's CPU, xruns.
+import Foundation
+import PodiumEngine
+import PodiumHost
+import PodiumPatterns
+import PodiumProbe
+import PodiumRealtime
+import PodiumSurfaces
+
+/// 16 patterns of 64 events a cycle, as a Tidal user writes them (the same text goes to ghci).
+let benchPatterns: [String] = {
+    let shapes = [
+        "s \"lvl*64\" # gain 0.2",
+        "s \"[lvl lvl lvl lvl]*16\" # gain \"0.1 0.2\" # n \"<0 3 5>\"",
+        "every 2 (fast 2) $ s \"lvl*32\" # gain (range 0.1 0.3 sine)",
+        "sometimes (# speed 2) $ s \"lvl*64\"",
+        "jux rev $ s \"lvl*32\" # n \"0 .. 7\"",
+        "off 0.125 (# gain 0.3) $ s \"lvl*32\"",
+        "s \"lvl*16 [lvl lvl]*16 lvl*8 lvl*8\" # n (irand 12)",
+        "whenmod 4 2 (# speed 2) $ s \"<[lvl*64] [lvl*32 lvl*32]>\" # pan saw",
+    ]
+    return shapes + shapes.map { "(# cutoff 300) $ " + $0 }
+}()
+
+struct PatternCostRow { var engine = "", queries = 0, events = 0, cpuMs = 0.0 }
+
+/// Ours: every pattern queried in frames of 1/20 cycle (Tidal's `cFrameTimespan`), as the
+/// scheduler does, onsets counted; this thread's CPU time.
+// Thread: bench main
+func podiumPatternCost(cycles: Int) throws -> PatternCostRow {
+    let language = PatternLanguage(extraControls: ["cutoff"])
+    let patterns = try benchPatterns.map { try language.pattern($0) }
+    var row = PatternCostRow(engine: "Podium (Swift, release)")
+    var controls = 0
+    let start = threadCPUSeconds()
+    for i in 0..<(cycles * 20) {
+        let a = Time(Int64(i), 20), b = Time(Int64(i + 1), 20)
+        for p in patterns {
+            for e in p.queryArc(a, b) where e.hasOnset { row.events += 1; controls += e.value.count }
+            row.queries += 1
+        }
+    }
+    row.cpuMs = (threadCPUSeconds() - start) * 1000
+    precondition(controls >= row.events, "every onset has its controls")
+    return row
+}
+
+/// Tidal's: the same texts and frames in ghci, each event's controls forced; CPU from
+/// `getCPUTime` around the loop.
+// Thread: bench main
+func tidalPatternCost(cycles: Int) throws -> PatternCostRow? {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ghci") else { return nil }
+    let list = benchPatterns.map { "(\($0))" }.joined(separator: ",\n  ")
+    let script = """
+    :set -XOverloadedStrings
+    import Sound.Tidal.Context
+    import qualified Data.Map.Strict as Map
+    import System.CPUTime
+    let cutoff = pF "cutoff"
+    let ps = [\(list)] :: [ControlPattern]
+    let frames = [Arc (i/20) ((i+1)/20) | i <- [0 .. \(cycles * 20 - 1)]]
+    t0 <- getCPUTime
+    let counts = [ (length es, sum (map (Map.size . value) es)) | p <- ps, a <- frames, let es = filter eventHasOnset (queryArc p a) ]
+    let n = sum (map fst counts) + 0 * sum (map snd counts)
+    n `seq` return ()
+    t1 <- getCPUTime
+    putStrLn ("TIDAL " ++ show n ++ " " ++ show (fromIntegral (t1 - t0) / 1e9 :: Double))
+    """
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ghci")
+    p.arguments = ["-v0", "-ignore-dot-ghci"]
+    let input = Pipe(), output = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    input.fileHandleForWriting.write(Data(script.utf8))
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("TIDAL ") }) else { return nil }
+    let words = line.split(separator: " ")
+    return PatternCostRow(engine: "Tidal 1.7.10 (ghci, library compiled)", queries: benchPatterns.count * cycles * 20,
+                          events: Int(words[1]) ?? 0, cpuMs: Double(words[2]) ?? 0)
+}
+
+// Thread: any
+func threadCPUSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+/// CPU seconds of this process's thread named `name` (from /proc).
+// Thread: any
+func namedThreadCPUSeconds(_ name: String) -> Double? {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    for t in tasks {
+        guard let comm = try? String(contentsOfFile: "/proc/self/task/\(t)/comm", encoding: .utf8),
+              comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+              let stat = try? String(contentsOfFile: "/proc/self/task/\(t)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 of stat; 12 and 13 after the name.
+        guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { continue }
+        return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+    return nil
+}
+
+let patternOrchestra = """
+nchnls = 2
+0dbfs = 1
+instr lvl ; podium: gain
+  a1 linseg p4, p3, p4
+  outs a1, a(0)
+endin
+instr quiet
+endin
+"""
+
+struct PatternPlayRow { var seconds = 0.0, posted = 0, heard = 0, exact = 0, maxOff: Int64 = 0, schedulerMs = 0.0, xruns: UInt64 = 0, late: UInt64 = 0 }
+
+/// 16 patterns at 1 cps (tempo 240, 4 beats a bar): 15 on a silent instrument, one on `lvl`
+/// whose onsets the capture client hears; each onset against its beat's first frame.
+// Thread: bench main
+func patternPlayRow(seconds: Double) throws -> PatternPlayRow {
+    let server = try TestJackServer(period: 256, tag: "bench-patterns")
+    defer { server.stop() }
+    var options = JackOptions(clientName: "podium", serverName: server.name, connect: false, ksmps: 64)
+    options.tempo = 240
+    let driver = JackDriver(source: .text(orchestra: patternOrchestra, score: nil, name: "patterns.orc"), jack: options)
+    try driver.start()
+    defer { driver.stop() }
+    let loops = LiveLoops(driver: driver)
+    loops.start()
+    defer { loops.stopScheduler() }
+    let capture = try CaptureClient(server: server.name, channels: 1, seconds: seconds + 2)
+    try capture.connect(from: "podium:out_1", channel: 0)
+    Thread.sleep(forTimeInterval: 0.3)
+    capture.start()
+    let producer = driver.makeProducer()
+    let before = (driver.stats.xruns, driver.stats.lateCommands)
+    let cpu0 = namedThreadCPUSeconds("podium-loops") ?? 0
+    for (i, text) in benchPatterns.dropFirst().enumerated() {
+        _ = try loops.patterns.run("d\(i + 2) $ " + text.replacingOccurrences(of: "lvl", with: "quiet"), producer: producer, loops: loops)
+    }
+    _ = try loops.patterns.run("d1 $ s \"lvl*8 [lvl ~ lvl lvl]*2 lvl(3,8)\" # gain 0.3 # legato 0.5", producer: producer, loops: loops)
+    Thread.sleep(forTimeInterval: seconds)
+    let cpu1 = namedThreadCPUSeconds("podium-loops") ?? 0
+    var row = PatternPlayRow(seconds: seconds)
+    row.posted = loops.patterns.list().reduce(0) { $0 + (Int($1.split(separator: " ")[1]) ?? 0) }
+    _ = loops.patterns.hushAll()
+    Thread.sleep(forTimeInterval: 0.3)
+    capture.stopRecording()
+    row.xruns = driver.stats.xruns - before.0
+    row.late = driver.stats.lateCommands - before.1
+    row.schedulerMs = (cpu1 - cpu0) * 1000
+    // The onsets the pattern should give, as beats in a bar.
+    let pattern = try PatternLanguage().pattern("s \"lvl*8 [lvl ~ lvl lvl]*2 lvl(3,8)\"")
+    let beatsInBar = Set(EventLines.onsets(pattern, cycles: 1).map { $0.wholeStart.double * 4 })
+    let clock = driver.clock
+    for onset in capture.onsets(0) {
+        let beat = clock.beat(atFrame: onset)
+        let bar = (beat / 4).rounded(.down)
+        let nearest = beatsInBar.map { idealFrame(clock, bar * 4 + $0) } + beatsInBar.map { idealFrame(clock, (bar + 1) * 4 + $0) }
+        let off = nearest.map { onset - $0 }.min { abs($0) < abs($1) } ?? 0
+        row.heard += 1
+        if off == 0 { row.exact += 1 }
+        row.maxOff = max(row.maxOff, abs(off))
+    }
+    return row
+}
+
+// Thread: bench main
+func patternsSection(cycles: Int, seconds: Double) throws {
+    print("### Patterns: 16 patterns of 64 events a cycle, queried in frames of 1/20 cycle over \(cycles) cycles\n")
+    print("| engine | queries | onsets | CPU ms | µs per onset |")
+    print("|---|---:|---:|---:|---:|")
+    var rows = [try podiumPatternCost(cycles: cycles)]
+    if let tidal = try tidalPatternCost(cycles: cycles) { rows.append(tidal) }
+    for r in rows {
+        print(String(format: "| %@ | %d | %d | %.1f | %.2f |", r.engine, r.queries, r.events, r.cpuMs, r.cpuMs * 1000 / Double(max(r.events, 1))))
+    }
+    if rows.count == 2 { print(String(format: "\nPodium's CPU / Tidal's: %.2f\n", rows[0].cpuMs / max(rows[1].cpuMs, 1e-9))) }
+    print("### Patterns on JACK: the same 16 at 1 cps (period 256, 48 kHz); onsets of one against its beats' frames\n")
+    print("| seconds | events posted | onsets heard | on their frame | max error (frames) | scheduler CPU ms / s | xruns | late |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    let r = try patternPlayRow(seconds: seconds)
+    print(String(format: "| %.0f | %d | %d | %d | %lld | %.1f | %llu | %llu |", r.seconds, r.posted, r.heard, r.exact, r.maxOff, r.schedulerMs / r.seconds, r.xruns, r.late))
+    print("")
+}
