@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PodiumPatterns
 
@@ -182,8 +183,9 @@ struct PatternExpressionTidalTests {
     ]
 
     // Thread: any
-    @Test(.enabled(if: TidalOracle.available))
+    @Test
     func everyCaseGivesTidalsEvents() throws {
+        try #require(TidalOracle.available, "needs ghci with Debian's Tidal 1.7.10 (scripts/setup installs ghc and libghc-tidal-dev)")
         let theirs = try TidalOracle.events(Self.cases.map { (expression: $0.0, cycles: $0.1) })
         var matched = 0
         var firstDifference: String?
@@ -273,9 +275,11 @@ struct PatternLanguageTests {
 
     // Thread: any
     @Test func fuzzNeverCrashesAndErrorsPointIntoTheText() {
-        let r = ExpressionFuzz.run(count: 200_000, seed: 0x5EED)
+        // A million in CI; PODIUM_FUZZ_CASES=N for a quicker run while working.
+        let count = Int(ProcessInfo.processInfo.environment["PODIUM_FUZZ_CASES"] ?? "") ?? 1_000_000
+        let r = ExpressionFuzz.run(count: count, seed: 0x5EED)
         #expect(r.bad.isEmpty, "\(r.bad)")
-        #expect(r.ok > 50_000 && r.refused > 50_000)
+        #expect(r.ok > count / 4 && r.refused > count / 4, "evaluated \(r.ok), refused \(r.refused)")
     }
 }
 
@@ -388,15 +392,6 @@ enum ExpressionFuzz {
         return String(c)
     }
 
-    /// Whether querying could be huge (a long run of digits makes `*99999`).
-    // Thread: any
-    static func safeToQuery(_ s: String) -> Bool {
-        var run = 0
-        for ch in s {
-            if ch.isNumber { run += 1; if run > 2 { return false } } else { run = 0 }
-        }
-        return true
-    }
 
     /// (evaluated, refused) counts; a refusal whose position is outside the text is a failure.
     // Thread: any
@@ -422,7 +417,8 @@ enum ExpressionFuzz {
                 } else {
                     p = try language.pattern(text)
                 }
-                if safeToQuery(text) { _ = EventLines.onsets(p, cycles: 2) }
+                // One in ten is also queried, as the player would: only when the density probe lets it play.
+                if i % 10 == 3, Density.estimate(p, cycles: 2) <= 50_000 { _ = EventLines.onsets(p, cycles: 2) }
                 ok += 1
             } catch {
                 refused += 1

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
+import PodiumOSC
 import PodiumPatterns
 import PodiumProbe
 import PodiumRealtime
@@ -223,6 +224,45 @@ final class PatternJackTests {
         #expect(printed().contains("\(file):3:"), "a broken statement names its line and column: \(printed())")
         waitForExit(p, timeout: 15)
         #expect(p.terminationStatus == 0, "\(printed())")
+    }
+
+    @Test("over OSC /podium/pattern (,ss and ,s) and on the csound port: patterns play, refusals come back with their column")
+    func oscAndCsoundPort() throws {
+        let driver = makeDriver(tempo: 240)
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        loops.start()
+        defer { loops.stopScheduler() }
+        let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+        osc.loops = loops
+        osc.start()
+        defer { osc.stop() }
+        let port = try CsoundTextPort(driver: driver, options: OSCOptions(port: 0))
+        port.loops = loops
+        let notices = Mutex<[String]>([])
+        port.onNotice = { n in notices.withLock { $0.append(n) } }
+        port.start()
+        defer { port.stop() }
+        func ask(_ args: [String]) throws -> String {
+            let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "ask"] + args)
+            #expect(r.status == 0, "python-osc client: \(r.stderr)")
+            return r.stdout
+        }
+        #expect(try ask(["/podium/pattern", "s:d1", "s:s \"lvl*4\" # gain 0.2"]).contains("/podium/done d1: playing"))
+        let before = driver.stats.commands
+        #expect(eventually(3) { driver.stats.commands >= before + 4 }, "the pattern's notes reach the audio thread")
+        let refused = try ask(["/podium/pattern", "s:d2 $ s \"lvl <lvl\""])
+        #expect(refused.contains("/podium/fail") && refused.contains("column 13"), "\(refused)")
+        #expect(try ask(["/podium/pattern", "s:setcps 0.5"]).contains("cps 0.5 (tempo 120 BPM)"))
+        #expect(eventually(2) { driver.clock.tempo == 120 })
+        // The csound port: a packet in Tidal's words plays; a broken one is the port's error.
+        let send = "import socket, sys\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\nfor p in sys.argv[2:]: s.sendto(p.encode(), ('127.0.0.1', int(sys.argv[1])))\n"
+        _ = try run(which("python3") ?? "/usr/bin/python3", ["-c", send, "\(port.port)", "d3 $ s \"lvl(3,8)\"", "d4 $ fast \"<2\" $ s \"lvl\""])
+        #expect(eventually(3) { loops.patterns.names == ["d1", "d3"] }, "\(loops.patterns.names)")
+        #expect(eventually(2) { notices.withLock { $0 }.contains { $0.contains("csound port") && $0.contains("column") } }, "\(notices.withLock { $0 })")
+        #expect(try ask(["/podium/pattern", "s:hush"]).contains("hushed: patterns d1, d3 ended"))
+        #expect(loops.patterns.names.isEmpty)
     }
 }
 }
