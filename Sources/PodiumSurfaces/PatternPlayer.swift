@@ -44,6 +44,11 @@ public final class PatternPlayer: @unchecked Sendable {
     private var pendingTempo: Double?
     private var pendingHush = false
     public var onProblem: (@Sendable (String) -> Void)?
+    /// CPU time the scheduler's thread spent in pattern ticks (queries and posting), seconds.
+    public var schedulerCPUSeconds: Double { lock.withLock { cpuSeconds } }
+    private var cpuSeconds = 0.0
+    /// The least music a query covers (see `tick`).
+    public static let chunkSeconds = 0.02
     /// Events one tick may post; more are dropped and reported (a pattern denser than any
     /// instrument can play, `s "bd*100000"`).
     public static let maximumEventsPerTick = 512
@@ -168,6 +173,8 @@ public final class PatternPlayer: @unchecked Sendable {
     /// Posts every onset between where posting stopped and `horizonBeat`.
     // Thread: podium-loops
     func tick(producer: CommandProducer, nowBeat: Double, horizonBeat: Double, clock: ClockSnapshot) {
+        let cpuStart = PatternPlayer.threadCPU()
+        defer { let spent = PatternPlayer.threadCPU() - cpuStart; lock.withLock { cpuSeconds += spent } }
         let quantum = max(clock.quantum, 1e-9)
         var problems: [String] = []
         let (tempo, hush) = lock.withLock { () -> (Double?, Bool) in
@@ -184,6 +191,10 @@ public final class PatternPlayer: @unchecked Sendable {
             // The clock moved (a relocation, a long stall): start again from the horizon.
             if from > horizon + 1 || from + 1 < now { from = horizon }
             guard from < horizon else { postedUntil = from; return }
+            // Queried in chunks of at least 20 ms of music (notes still go out 80 ms or more
+            // ahead): each query has a cost of its own, and 5 ms slivers multiplied it by four.
+            let secondsAhead = (horizon - from).double * quantum * 60 / max(clock.tempo, 1e-9)
+            guard secondsAhead >= PatternPlayer.chunkSeconds || postedUntil == nil else { postedUntil = from; return }
             refreshLayouts()
             var posted = 0
             for name in slots.keys.sorted() {
@@ -228,6 +239,13 @@ public final class PatternPlayer: @unchecked Sendable {
             postedUntil = horizon
         }
         for p in problems where !p.isEmpty { onProblem?(p) }
+    }
+
+    // Thread: any
+    static func threadCPU() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// A message the first time it is seen, "" after.

@@ -7,6 +7,7 @@ import PodiumProbe
 import PodiumRealtime
 import PodiumSession
 import PodiumSurfaces
+import CAllocCounter
 import Synchronization
 import Testing
 
@@ -263,6 +264,32 @@ final class PatternJackTests {
         #expect(eventually(2) { notices.withLock { $0 }.contains { $0.contains("csound port") && $0.contains("column") } }, "\(notices.withLock { $0 })")
         #expect(try ask(["/podium/pattern", "s:hush"]).contains("hushed: patterns d1, d3 ended"))
         #expect(loops.patterns.names.isEmpty)
+    }
+
+    @Test("the audio thread allocates nothing while four patterns play (after their first notes' instances)")
+    func noAllocations() throws {
+        let driver = makeDriver(tempo: 240)
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        loops.start()
+        defer { loops.stopScheduler() }
+        let producer = driver.makeProducer()
+        for (slot, text) in [("d1", #"s "lvl*8" # gain 0.1 # legato 0.5"#), ("d2", #"every 2 (fast 2) $ s "2(3,8)" # n "<0 3>""#),
+                             ("d3", #"sometimes (# gain 0.2) $ s "lvl*4?""#), ("d4", #"jux rev $ s "lvl [~ lvl]" # gain (range 0.1 0.3 sine)"#)] {
+            _ = try loops.patterns.run("\(slot) $ \(text)", producer: producer, loops: loops)
+        }
+        // Warm up two cycles: every instrument's instances are made (Csound's first-use allocation).
+        Thread.sleep(forTimeInterval: 2.2)
+        #expect(driver.engine.console.realtimeThread != 0)
+        let rt = driver.engine.console.realtimeThread
+        let before = (driver.stats.cycles, driver.stats.commands)
+        podium_alloc_watch(rt)
+        Thread.sleep(forTimeInterval: 2)
+        let allocations = podium_alloc_count()
+        podium_alloc_watch(0)
+        #expect(driver.stats.commands > before.1 + 25, "notes kept coming (about 18 a second): \(driver.stats.commands - before.1); \(loops.patterns.list()); \(driver.stats)")
+        #expect(allocations == 0, "\(allocations) allocations on the audio thread over \(driver.stats.cycles - before.0) k-cycles")
     }
 }
 }

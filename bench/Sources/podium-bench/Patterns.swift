@@ -52,7 +52,7 @@ func podiumPatternCost(cycles: Int) throws -> PatternCostRow {
 // Thread: bench main
 func tidalPatternCost(cycles: Int) throws -> PatternCostRow? {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ghci") else { return nil }
-    let list = benchPatterns.map { "(\($0))" }.joined(separator: ",\n  ")
+    let list = benchPatterns.map { "(\($0))" }.joined(separator: ", ")  // one line: ghci reads a line a statement
     let script = """
     :set -XOverloadedStrings
     import Sound.Tidal.Context
@@ -86,28 +86,76 @@ func tidalPatternCost(cycles: Int) throws -> PatternCostRow? {
                           events: Int(words[1]) ?? 0, cpuMs: Double(words[2]) ?? 0)
 }
 
+/// Tidal's own scheduler playing the same 16 patterns at 1 cps for `seconds`, sending to a
+/// loopback port this bench reads (its OSC is built and sent as to SuperDirt): ghci's CPU in
+/// ms a second, less the same ghci's idle CPU with Tidal started and nothing playing.
+// Thread: bench main
+func tidalLiveCPU(seconds: Double) throws -> (idle: Double, playing: Double, datagrams: Int)? {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ghci") else { return nil }
+    // What Tidal sends is counted (a datagram an event) by a socket read on this side.
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(57199).bigEndian
+    address.sin_addr.s_addr = UInt32(0x7f000001).bigEndian
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    final class Count: @unchecked Sendable { var n = 0; var done = false; let lock = NSLock() }
+    let count = Count()
+    let reader = Thread {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !count.lock.withLock({ count.done }) {
+            if recv(fd, &buffer, buffer.count, 0) > 0 { count.lock.withLock { count.n += 1 } }
+        }
+    }
+    reader.start()
+    defer { count.lock.withLock { count.done = true }; Thread.sleep(forTimeInterval: 0.3); close(fd) }
+    let list = benchPatterns.map { "(\($0))" }.joined(separator: ", ")
+    let us = Int(seconds * 1_000_000)
+    let script = """
+    :set -XOverloadedStrings
+    import Sound.Tidal.Context
+    import System.CPUTime
+    import Control.Concurrent
+    import Sound.Tidal.ID
+    let cutoff = pF "cutoff"
+    let ps = [\(list)] :: [ControlPattern]
+    tidal <- startTidal (superdirtTarget {oPort = 57199, oHandshake = False}) (defaultConfig {cVerbose = False, cCtrlListen = False, cTempoPort = 59160})
+    streamOnce tidal (cps 1)
+    threadDelay 1000000
+    a0 <- getCPUTime
+    threadDelay 3000000
+    a1 <- getCPUTime
+    mapM_ (\\(i, x) -> streamReplace tidal (ID (show i)) x) (zip [1 :: Int ..] ps)
+    threadDelay 500000
+    b0 <- getCPUTime
+    threadDelay \(us)
+    b1 <- getCPUTime
+    putStrLn ("TIDALLIVE " ++ show (fromIntegral (a1 - a0) / 3e9 :: Double) ++ " " ++ show (fromIntegral (b1 - b0) / 1e9 / \(seconds) :: Double))
+    """
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ghci")
+    p.arguments = ["-v0", "-ignore-dot-ghci"]
+    let input = Pipe(), output = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    input.fileHandleForWriting.write(Data(script.utf8))
+    try input.fileHandleForWriting.close()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("TIDALLIVE ") }) else { return nil }
+    let words = line.split(separator: " ")
+    return (Double(words[1]) ?? 0, Double(words[2]) ?? 0, count.lock.withLock { count.n })
+}
+
 // Thread: any
 func threadCPUSeconds() -> Double {
     var t = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
     return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
-
-/// CPU seconds of this process's thread named `name` (from /proc).
-// Thread: any
-func namedThreadCPUSeconds(_ name: String) -> Double? {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    for t in tasks {
-        guard let comm = try? String(contentsOfFile: "/proc/self/task/\(t)/comm", encoding: .utf8),
-              comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
-              let stat = try? String(contentsOfFile: "/proc/self/task/\(t)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { continue }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // utime and stime are fields 14 and 15 of stat; 12 and 13 after the name.
-        guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { continue }
-        return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-    return nil
 }
 
 let patternOrchestra = """
@@ -143,13 +191,13 @@ func patternPlayRow(seconds: Double) throws -> PatternPlayRow {
     capture.start()
     let producer = driver.makeProducer()
     let before = (driver.stats.xruns, driver.stats.lateCommands)
-    let cpu0 = namedThreadCPUSeconds("podium-loops") ?? 0
+    let cpu0 = loops.patterns.schedulerCPUSeconds
     for (i, text) in benchPatterns.dropFirst().enumerated() {
         _ = try loops.patterns.run("d\(i + 2) $ " + text.replacingOccurrences(of: "lvl", with: "quiet"), producer: producer, loops: loops)
     }
     _ = try loops.patterns.run("d1 $ s \"lvl*8 [lvl ~ lvl lvl]*2 lvl(3,8)\" # gain 0.3 # legato 0.5", producer: producer, loops: loops)
     Thread.sleep(forTimeInterval: seconds)
-    let cpu1 = namedThreadCPUSeconds("podium-loops") ?? 0
+    let cpu1 = loops.patterns.schedulerCPUSeconds
     var row = PatternPlayRow(seconds: seconds)
     row.posted = loops.patterns.list().reduce(0) { $0 + (Int($1.split(separator: " ")[1]) ?? 0) }
     _ = loops.patterns.hushAll()
@@ -191,4 +239,11 @@ func patternsSection(cycles: Int, seconds: Double) throws {
     let r = try patternPlayRow(seconds: seconds)
     print(String(format: "| %.0f | %d | %d | %d | %lld | %.1f | %llu | %llu |", r.seconds, r.posted, r.heard, r.exact, r.maxOff, r.schedulerMs / r.seconds, r.xruns, r.late))
     print("")
+    if let tidal = try tidalLiveCPU(seconds: seconds) {
+        print("| live at 1 cps, 16 patterns | events sent | CPU ms a second |")
+        print("|---|---:|---:|")
+        print(String(format: "| Podium: the pattern scheduler (its thread's CPU in the ticks: queries, notes, ring) | %d | %.1f |", r.posted, r.schedulerMs / r.seconds))
+        print(String(format: "| Tidal 1.7.10 in ghci, to a loopback port (its process CPU above its idle %.1f) | %d | %.1f |", tidal.idle, tidal.datagrams, tidal.playing - tidal.idle))
+        print("")
+    }
 }
