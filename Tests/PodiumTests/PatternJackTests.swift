@@ -43,56 +43,9 @@ final class PatternJackTests {
                           options: EngineOptions(seed: seed), jack: jack)
     }
 
-    /// The first frame at or after beat `b`, from the clock the callback published.
-    func idealFrame(_ b: Double, _ c: ClockSnapshot) -> Int64 {
-        Int64((c.frame(ofBeat: b) - 1e-6).rounded(.up))
-    }
-
-    @Test("every onset of `s \"lvl*4 [~ lvl]\"` lands on its beat's exact frame (a cycle is a bar)")
-    func exactOnsets() throws {
-        let driver = makeDriver(tempo: 240)   // a beat is 12000 frames, a cycle (bar) 48000
-        try driver.start()
-        defer { driver.stop() }
-        let loops = LiveLoops(driver: driver)
-        let problems = Mutex<[String]>([])
-        loops.onProblem = { p in problems.withLock { $0.append(p) } }
-        loops.start()
-        defer { loops.stopScheduler() }
-        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 6)
-        try capture.connect(from: "podium:out_2", channel: 0)
-        Thread.sleep(forTimeInterval: 0.2)
-        capture.start()
-        let xrunsBefore = driver.stats.xruns
-        let said = try loops.patterns.run("d1 $ s \"lvl*4 [~ lvl]\" # gain 0.3 # legato 0.5", producer: driver.makeProducer(), loops: loops)
-        #expect(said == "d1: playing")
-        Thread.sleep(forTimeInterval: 3.2)
-        _ = loops.patterns.hushAll()
-        Thread.sleep(forTimeInterval: 0.3)
-        capture.stopRecording()
-        #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0 })")
-        let clock = driver.clock
-        let onsets = capture.onsets(0)
-        #expect(onsets.count >= 12, "onsets \(onsets.count)")
-        // Five onsets in every whole bar heard (the first and last may be cut by the start and the hush).
-        let bars = Dictionary(grouping: onsets) { ((clock.beat(atFrame: $0) + 0.01) / 4).rounded(.down) }
-        let whole = bars.keys.sorted().dropFirst().dropLast()
-        #expect(!whole.isEmpty && whole.allSatisfy { bars[$0]!.count == 5 }, "onsets per bar: \(bars.mapValues(\.count))")
-        // Each onset on the frame of a step: `lvl*4` fills the bar's first half (beats 0, 0.5,
-        // 1, 1.5), `[~ lvl]` its last quarter (beat 3).
-        let steps: [Double] = [0, 0.5, 1, 1.5, 3]
-        var wrong: [String] = []
-        for onset in onsets {
-            let beat = clock.beat(atFrame: onset) + 0.01
-            let bar = (beat / 4).rounded(.down)
-            let candidates = steps.map { idealFrame(bar * 4 + $0, clock) }
-            if !candidates.contains(onset) { wrong.append("\(onset) (beat \(beat))") }
-        }
-        let xruns = driver.stats.xruns - xrunsBefore
-        #expect(wrong.isEmpty || xruns > 0, "onsets off their step's frame: \(wrong) (xruns \(xruns))")
-    }
-
-    @Test("d1 typed again mid-cycle swaps at the next cycle: every step sounds once, each cycle from one definition")
-    func swapsAtTheCycle() throws {
+    /// A driver at 240 BPM, the loops' scheduler (problems collected) and a capture client
+    /// recording `podium:out_2`, for a test of what patterns sound like.
+    func withHeardPatterns(seconds: Double, _ body: (JackDriver, LiveLoops, CaptureClient, () -> [String]) throws -> Void) throws {
         let driver = makeDriver(tempo: 240)
         try driver.start()
         defer { driver.stop() }
@@ -101,33 +54,79 @@ final class PatternJackTests {
         loops.onProblem = { p in problems.withLock { $0.append(p) } }
         loops.start()
         defer { loops.stopScheduler() }
-        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 9)
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: seconds)
         try capture.connect(from: "podium:out_2", channel: 0)
         Thread.sleep(forTimeInterval: 0.2)
         capture.start()
-        let producer = driver.makeProducer()
-        let levels = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
-        for level in levels {
-            let said = try loops.patterns.run("d1 $ s \"lvl*4\" # gain \(level) # legato 0.5", producer: producer, loops: loops)
-            #expect(said.hasPrefix("d1: "))
-            Thread.sleep(forTimeInterval: 1.37)   // about a cycle and a third
+        try body(driver, loops, capture) { problems.withLock { $0 } }
+    }
+
+    /// The first frame at or after beat `b`, from the clock the callback published.
+    func idealFrame(_ b: Double, _ c: ClockSnapshot) -> Int64 {
+        Int64((c.frame(ofBeat: b) - 1e-6).rounded(.up))
+    }
+
+    @Test("every onset of `s \"lvl*4 [~ lvl]\"` lands on its beat's exact frame (a cycle is a bar)")
+    func exactOnsets() throws {
+        // A beat is 12000 frames, a cycle (bar) 48000.
+        try withHeardPatterns(seconds: 6) { driver, loops, capture, problems in
+            let xrunsBefore = driver.stats.xruns
+            let said = try loops.patterns.run("d1 $ s \"lvl*4 [~ lvl]\" # gain 0.3 # legato 0.5", producer: driver.makeProducer(), loops: loops)
+            #expect(said == "d1: playing")
+            Thread.sleep(forTimeInterval: 3.2)
+            _ = loops.patterns.hushAll()
+            Thread.sleep(forTimeInterval: 0.3)
+            capture.stopRecording()
+            #expect(problems().isEmpty, "\(problems())")
+            let clock = driver.clock
+            let onsets = capture.onsets(0)
+            #expect(onsets.count >= 12, "onsets \(onsets.count)")
+            // Five onsets in every whole bar heard (the first and last may be cut by the start and the hush).
+            let bars = Dictionary(grouping: onsets) { ((clock.beat(atFrame: $0) + 0.01) / 4).rounded(.down) }
+            let whole = bars.keys.sorted().dropFirst().dropLast()
+            #expect(!whole.isEmpty && whole.allSatisfy { bars[$0]!.count == 5 }, "onsets per bar: \(bars.mapValues(\.count))")
+            // Each onset on the frame of a step: `lvl*4` fills the bar's first half (beats 0, 0.5,
+            // 1, 1.5), `[~ lvl]` its last quarter (beat 3).
+            let steps: [Double] = [0, 0.5, 1, 1.5, 3]
+            var wrong: [String] = []
+            for onset in onsets {
+                let beat = clock.beat(atFrame: onset) + 0.01
+                let bar = (beat / 4).rounded(.down)
+                let candidates = steps.map { idealFrame(bar * 4 + $0, clock) }
+                if !candidates.contains(onset) { wrong.append("\(onset) (beat \(beat))") }
+            }
+            let xruns = driver.stats.xruns - xrunsBefore
+            #expect(wrong.isEmpty || xruns > 0, "onsets off their step's frame: \(wrong) (xruns \(xruns))")
         }
-        _ = try loops.patterns.run("d1 silence", producer: producer, loops: loops)
-        Thread.sleep(forTimeInterval: 1.5)
-        capture.stopRecording()
-        #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0 })")
-        let onsets = capture.onsets(0)
-        let s = capture.samples(0)
-        let heard = onsets.compactMap { capture.sampleIndex(ofFrame: $0) }.map { (Double(s[$0 + 8]) * 10).rounded() / 10 }
-        let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
-        #expect(onsets.count >= 4 * levels.count, "onsets \(onsets.count)")
-        #expect(gaps.allSatisfy { $0 == 12000 } || driver.stats.xruns > 0, "one onset every beat: \(gaps)")
-        // A definition plays whole cycles (4 steps) and the levels come in the order sent.
-        var runs: [(Double, Int)] = []
-        for l in heard { if runs.last?.0 == l { runs[runs.count - 1].1 += 1 } else { runs.append((l, 1)) } }
-        #expect(runs.map(\.0) == levels, "levels in order: \(runs)")
-        #expect(runs.dropFirst().dropLast().allSatisfy { $0.1 % 4 == 0 }, "whole cycles of each: \(runs)")
-        #expect(loops.patterns.names == ["d1"])
+    }
+
+    @Test("d1 typed again mid-cycle swaps at the next cycle: every step sounds once, each cycle from one definition")
+    func swapsAtTheCycle() throws {
+        try withHeardPatterns(seconds: 9) { driver, loops, capture, problems in
+            let producer = driver.makeProducer()
+            let levels = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+            for level in levels {
+                let said = try loops.patterns.run("d1 $ s \"lvl*4\" # gain \(level) # legato 0.5", producer: producer, loops: loops)
+                #expect(said.hasPrefix("d1: "))
+                Thread.sleep(forTimeInterval: 1.37)   // about a cycle and a third
+            }
+            _ = try loops.patterns.run("d1 silence", producer: producer, loops: loops)
+            Thread.sleep(forTimeInterval: 1.5)
+            capture.stopRecording()
+            #expect(problems().isEmpty, "\(problems())")
+            let onsets = capture.onsets(0)
+            let s = capture.samples(0)
+            let heard = onsets.compactMap { capture.sampleIndex(ofFrame: $0) }.map { (Double(s[$0 + 8]) * 10).rounded() / 10 }
+            let gaps = zip(onsets, onsets.dropFirst()).map { $1 - $0 }
+            #expect(onsets.count >= 4 * levels.count, "onsets \(onsets.count)")
+            #expect(gaps.allSatisfy { $0 == 12000 } || driver.stats.xruns > 0, "one onset every beat: \(gaps)")
+            // A definition plays whole cycles (4 steps) and the levels come in the order sent.
+            var runs: [(Double, Int)] = []
+            for l in heard { if runs.last?.0 == l { runs[runs.count - 1].1 += 1 } else { runs.append((l, 1)) } }
+            #expect(runs.map(\.0) == levels, "levels in order: \(runs)")
+            #expect(runs.dropFirst().dropLast().allSatisfy { $0.1 % 4 == 0 }, "whole cycles of each: \(runs)")
+            #expect(loops.patterns.names == ["d1"])
+        }
     }
 
     @Test("a session with patterns, a setcps and a swap replays to identical samples")

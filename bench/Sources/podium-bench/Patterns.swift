@@ -68,18 +68,7 @@ func tidalPatternCost(cycles: Int) throws -> PatternCostRow? {
     t1 <- getCPUTime
     putStrLn ("TIDAL " ++ show n ++ " " ++ show (fromIntegral (t1 - t0) / 1e9 :: Double))
     """
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/ghci")
-    p.arguments = ["-v0", "-ignore-dot-ghci"]
-    let input = Pipe(), output = Pipe()
-    p.standardInput = input
-    p.standardOutput = output
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    input.fileHandleForWriting.write(Data(script.utf8))
-    try input.fileHandleForWriting.close()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
+    let text = try ghci(script)
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("TIDAL ") }) else { return nil }
     let words = line.split(separator: " ")
     return PatternCostRow(engine: "Tidal 1.7.10 (ghci, library compiled)", queries: benchPatterns.count * cycles * 20,
@@ -134,6 +123,15 @@ func tidalLiveCPU(seconds: Double) throws -> (idle: Double, playing: Double, dat
     b1 <- getCPUTime
     putStrLn ("TIDALLIVE " ++ show (fromIntegral (a1 - a0) / 3e9 :: Double) ++ " " ++ show (fromIntegral (b1 - b0) / 1e9 / \(seconds) :: Double))
     """
+    let text = try ghci(script)
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("TIDALLIVE ") }) else { return nil }
+    let words = line.split(separator: " ")
+    return (Double(words[1]) ?? 0, Double(words[2]) ?? 0, count.lock.withLock { count.n })
+}
+
+/// What ghci prints for a script read on its stdin.
+// Thread: bench main
+func ghci(_ script: String) throws -> String {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/ghci")
     p.arguments = ["-v0", "-ignore-dot-ghci"]
@@ -146,9 +144,7 @@ func tidalLiveCPU(seconds: Double) throws -> (idle: Double, playing: Double, dat
     try input.fileHandleForWriting.close()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
-    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("TIDALLIVE ") }) else { return nil }
-    let words = line.split(separator: " ")
-    return (Double(words[1]) ?? 0, Double(words[2]) ?? 0, count.lock.withLock { count.n })
+    return text
 }
 
 // Thread: any
