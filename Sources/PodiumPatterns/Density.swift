@@ -4,16 +4,16 @@ public enum Density {
     /// Events a cycle, estimated at a few places of the first `cycles` cycles: the events in
     /// `[s, s + 2w)` less those in `[s, s + w)` are the events that begin in `[s + w, s + 2w)`
     /// (the ones sounding across both count once in each), with `w` grown sixteenfold from
-    /// 2^-30 of a cycle until 32 such onsets are seen or `w` reaches 1/64 — so the probe costs
+    /// 2^-48 of a cycle until 32 such onsets are seen or `w` reaches 1/64 — so the probe costs
     /// at most a thousand events or so however dense the pattern, and layers stacked on one
     /// onset do not count.
     // Thread: any
-    public static func estimate<T>(_ p: Pattern<T>, cycles: Int = 8) -> Int {
+    public static func estimate<T>(_ p: Pattern<T>, firstCycle: Int64 = 0, cycles: Int = 8) -> Int {
         var most = 0.0
-        for c in 0..<Int64(max(1, cycles)) {
+        for c in firstCycle..<(firstCycle + Int64(max(1, cycles))) {
             for offset in [Time.zero, Time(1, 3), Time(5, 7)] {
                 let s = Time(c) + offset
-                var w = Time(1, 1 << 30)
+                var w = Time(1, 1 << 48)
                 while true {
                     let a = p.queryArc(s, s + w).count, b = p.queryArc(s, s + w + w).count
                     let begun = Double(max(0, b - a))

@@ -6,6 +6,7 @@ import PodiumSurfaces
 /// The patterns file beside the orchestra (`NAME.tidal` for `NAME.csd`), read at the start and
 /// again on every save, played by the live loops' scheduler (which also sends its `setcps`).
 enum PatternsSetup {
+    // Thread: any
     static func file(beside orchestra: String) -> String {
         (orchestra as NSString).deletingPathExtension + ".tidal"
     }

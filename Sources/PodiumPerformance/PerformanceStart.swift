@@ -50,8 +50,9 @@ extension Performance {
         }
         osc?.loops = loops
         web?.loops = loops
-        // A hush from a controller (CC 123 on midi_in) ends the loops too.
-        driver.onHush = { loops.endAllNow() }
+        // A hush from a controller (CC 123 on midi_in) ends the loops and patterns too; one a
+        // surface posted did so when it was asked for (and ends nothing started since).
+        driver.onHush = { loops.hushApplied() }
         try startCsoundPort(driver)
         startAdvertising()
         startInput(driver, recording: recording, loops: loops)

@@ -10,7 +10,16 @@ public enum Hush {
     public static func perform(producer: CommandProducer, loops: LiveLoops?) throws(InputError) -> String {
         let patterns = loops?.patterns.hushAll() ?? []
         let ended = loops?.endAllNow() ?? []
-        guard try producer.hush() != nil else { throw InputError("the command ring is full: hush not sent (try again)") }
+        loops?.hushPosted()
+        let posted: UInt64?
+        do { posted = try producer.hush() } catch {
+            loops?.hushPosted(false)
+            throw error
+        }
+        guard posted != nil else {
+            loops?.hushPosted(false)
+            throw InputError("the command ring is full: hush not sent (try again)")
+        }
         var what: [String] = []
         if !ended.isEmpty { what.append("loops \(ended.joined(separator: ", "))") }
         if !patterns.isEmpty { what.append("patterns \(patterns.joined(separator: ", "))") }

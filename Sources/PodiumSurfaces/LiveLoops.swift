@@ -211,6 +211,28 @@ public final class LiveLoops: @unchecked Sendable {
         }
     }
 
+    /// Hushes this side posted and the audio thread has not applied yet: when it does, there is
+    /// nothing more to end (and a loop or pattern started since must not be ended by it).
+    private let ownHushes = Mutex(0)
+
+    /// A hush is about to be posted (`Hush.perform`); `posted: false` takes it back.
+    // Thread: any
+    public func hushPosted(_ posted: Bool = true) {
+        ownHushes.withLock { $0 = max(0, $0 + (posted ? 1 : -1)) }
+    }
+
+    /// The audio thread applied a hush (the supervisor's `onHush`): one posted here was carried
+    /// out when it was asked for; any other (CC 123 on midi_in) ends the loops and patterns now.
+    // Thread: supervisor
+    public func hushApplied() {
+        let own = ownHushes.withLock { n -> Bool in
+            guard n > 0 else { return false }
+            n -= 1
+            return true
+        }
+        if !own { endAllNow() }
+    }
+
     /// One line per loop: name, length, iterations played, what comes next.
     // Thread: any
     public func list() -> [String] {

@@ -31,6 +31,25 @@ public enum PatternFile {
     }
 }
 
+extension PatternFile {
+    /// The slot a statement plays in, read without evaluating it (`d1 $ …` d1, `d1$…` d1,
+    /// `p "drums" $ …` drums, `p 3 $ …` d3), so that a broken statement keeps its slot playing.
+    // Thread: any
+    static func slot(of statement: String) -> String? {
+        let text = Substring(statement).drop { $0 == " " || $0 == "\t" }
+        let word = text.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        if word.count >= 2, word.first == "d", Int(word.dropFirst()) != nil { return String(word) }
+        guard word == "p" else { return nil }
+        let rest = text.dropFirst(1).drop { $0 == " " || $0 == "\t" }
+        if rest.first == "\"" {
+            let name = rest.dropFirst().prefix { $0 != "\"" }
+            return name.isEmpty ? nil : String(name)
+        }
+        let number = rest.prefix { $0.isNumber }
+        return number.isEmpty ? nil : "d" + number
+    }
+}
+
 extension PatternPlayer {
     /// Carries out a patterns file; a line per change or problem (`FILE:LINE:COLUMN: …`).
     // Thread: any
@@ -46,9 +65,10 @@ extension PatternPlayer {
                 e.line += firstLine - 1
                 messages.append("\(source):\(e.line):\(e.column): \(e.message)")
                 // A broken statement leaves its slot playing what it played.
-                if let slot = statement.split(separator: " ").first.map(String.init) { defined.insert(slot) }
+                if let slot = PatternFile.slot(of: statement) { defined.insert(slot) }
             } catch {
                 messages.append("\(source):\(firstLine): \(error)")
+                if let slot = PatternFile.slot(of: statement) { defined.insert(slot) }
             }
         }
         return messages + forget(source: source, keeping: defined)

@@ -40,12 +40,13 @@ public enum PatternNotes {
         for text in orchestras {
             for raw in text.split(whereSeparator: \.isNewline) {
                 let line = raw.drop(while: { $0 == " " || $0 == "\t" })
-                guard line.hasPrefix("instr"), let semicolon = line.firstIndex(of: ";") else { continue }
+                guard line.hasPrefix("instr") else { continue }
+                let semicolon = line.firstIndex(of: ";") ?? line.endIndex
                 let code = line[..<semicolon].split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
                 guard code.first == "instr" else { continue }
-                let comment = line[line.index(after: semicolon)...].drop(while: { $0 == " " || $0 == ";" })
-                guard comment.hasPrefix("podium:") else { continue }
-                let names = layout(comment.dropFirst("podium:".count))
+                let comment = line[semicolon...].drop(while: { $0 == " " || $0 == ";" })
+                // A definition without a declaration drops an earlier one's.
+                let names = comment.hasPrefix("podium:") ? layout(comment.dropFirst("podium:".count)) : nil
                 for instrument in code.dropFirst() { found[String(instrument.drop(while: { $0 == "+" }))] = names }
             }
         }
@@ -53,6 +54,7 @@ public enum PatternNotes {
     }
 
     /// `freq amp cutoff` or `p4=freq p6=cutoff` (a gap reads 0): the names of p4, p5, ….
+    // Thread: any
     static func layout(_ text: Substring) -> [String] {
         var names: [String] = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {

@@ -111,6 +111,7 @@ public struct ReplInterpreter: Sendable {
 
     /// A pattern statement opens with a slot (`d1` … `d16`, `p "name"`, `p 3`) or `hush`,
     /// `setcps`, `once` — words no Csound statement begins with.
+    // Thread: any
     public static func isPatternStatement(_ line: String) -> Bool {
         let word = line.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
         let rest = line.dropFirst(word.count).drop { $0 == " " || $0 == "\t" }

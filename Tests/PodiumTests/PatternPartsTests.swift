@@ -64,6 +64,8 @@ struct PatternPartsTests {
         #expect(d["bass"] == ["freq", "amp", "cutoff"] && d["7"] == ["freq", "amp", "cutoff"])
         #expect(d["lead"] == ["freq", "", "drive"])
         #expect(d["quiet"] == nil)
+        // Redefined without a declaration: the earlier one no longer holds.
+        #expect(PatternNotes.declarations(in: [orchestra, "instr bass\nendin"])["bass"] == nil)
         #expect(PatternNotes.sound(.string("bd:3"))! == ("bd", 3))
         #expect(PatternNotes.sound(.string("bass"))! == ("bass", 0))
         #expect(PatternNotes.sound(nil) == nil)
@@ -87,6 +89,11 @@ struct PatternPartsTests {
         #expect(s[1].text == "d1 $ s \"bd*2\"\n  # n 3")
         #expect(s[2].text.hasSuffix("# gain 0.8"))
         #expect(s[3].text == "hush")
+        #expect(PatternFile.slot(of: "d1 $ s \"bd") == "d1" && PatternFile.slot(of: "d12$ s") == "d12")
+        #expect(PatternFile.slot(of: "p \"drums\" $ s \"bd") == "drums" && PatternFile.slot(of: "p 3 $ x") == "d3")
+        #expect(PatternFile.slot(of: "setcps 0.5") == nil)
+        #expect(PatternPlayer.isSilence("d1 silence") && PatternPlayer.isSilence("d2 $ silence") && PatternPlayer.isSilence("p \"x\" $ silence"))
+        #expect(!PatternPlayer.isSilence("d1 $ s \"silence\"") && !PatternPlayer.isSilence("d1 $ fast 2 silence"))
     }
 
     @Test("the REPL knows a pattern statement from Csound code and score")

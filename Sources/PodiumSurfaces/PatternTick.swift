@@ -1,0 +1,202 @@
+import Foundation
+import PodiumEngine
+import PodiumHost
+import PodiumPatterns
+import PodiumRealtime
+
+// The pattern player's scheduling, on the live loops' thread (`podium-loops`): which arc to
+// query, the queries (outside the lock: patterns are values), and each onset as a note.
+extension PatternPlayer {
+    /// What one tick works from, taken under the lock.
+    struct Plan {
+        var from: Time
+        var horizon: Time
+        var generation: Int
+        var arcs: [(slot: String, pattern: Pattern<ControlMap>, from: Time, to: Time)] = []
+        var onces: [Pattern<ControlMap>] = []
+        var newCycle = false
+    }
+
+    /// Posts every onset between where posting stopped and `horizonBeat`.
+    // Thread: podium-loops
+    func tick(producer: CommandProducer, nowBeat: Double, horizonBeat: Double, clock: ClockSnapshot) {
+        let cpuStart = PatternPlayer.threadCPU()
+        defer { let spent = PatternPlayer.threadCPU() - cpuStart; lock.withLock { cpuSeconds += spent } }
+        let quantum = max(clock.quantum, 1e-9)
+        if let tempo = lock.withLock({ () -> Double? in defer { pendingTempo = nil }; return pendingTempo }) {
+            do { if try producer.clock(tempo: tempo) == nil { onProblem?("the command ring is full: setcps not sent") } } catch { onProblem?(error.description) }
+        }
+        // A beat that went back, or a new number of beats a bar, is a relocation; so is a clock
+        // that ran past what was posted (a stall): posting starts again at the horizon.
+        let relocated = nowBeat < lastBeat - 1e-9 || quantum != lastQuantum
+        lastBeat = nowBeat
+        lastQuantum = quantum
+        guard var plan = plan(now: Time(nowBeat / quantum), horizon: Time(horizonBeat / quantum), relocated: relocated,
+                              tempo: clock.tempo, quantum: quantum) else { return }
+        refreshLayouts()
+        var problems: [String] = []
+        // A cycle not checked yet: a pattern that gets dense only there (`whenmod 16 8 (fast 1e8)`)
+        // is stopped before its query builds it.
+        if plan.newCycle {
+            let cycle = plan.horizon.floorInt
+            for slot in Set(plan.arcs.map(\.slot)) {
+                guard let arc = plan.arcs.last(where: { $0.slot == slot }) else { continue }
+                do { try PatternPlayer.checkDensity(arc.pattern, from: cycle, cycles: 1) } catch {
+                    problems.append("\(slot): stopped at cycle \(cycle): \(error.description)")
+                    plan.arcs.removeAll { $0.slot == slot }
+                    lock.withLock { slots[slot] = nil }
+                }
+            }
+        }
+        var posted = 0, counts: [String: Int] = [:]
+        func postAll(_ events: [Event<ControlMap>], slot: String) {
+            for e in events.sorted(by: { $0.wholeStart < $1.wholeStart }) {
+                if posted >= PatternPlayer.maximumEventsPerTick {
+                    problems.append(once("\(slot): more than \(PatternPlayer.maximumEventsPerTick) events in \(Int(PatternPlayer.chunkSeconds * 1000)) ms; the rest were dropped"))
+                    return
+                }
+                let (sent, problem) = post(e, slot: slot, producer: producer, quantum: quantum, tempo: clock.tempo)
+                if let problem { problems.append(problem) }
+                posted += 1
+                if sent { counts[slot, default: 0] += 1 }
+            }
+        }
+        for arc in plan.arcs {
+            let events = arc.pattern.queryArc(arc.from, arc.to).filter(\.hasOnset)
+            // A hush since the plan: nothing more from it.
+            if lock.withLock({ generation }) != plan.generation { break }
+            postAll(events, slot: arc.slot)
+        }
+        for pattern in plan.onces where lock.withLock({ generation }) == plan.generation {
+            // `once`: the pattern's first cycle, played from the horizon.
+            let shifted = pattern.queryArc(0, 1).filter(\.hasOnset).map { e -> Event<ControlMap> in
+                var s = e
+                s.whole = e.whole.map { $0.withTime { $0 + plan.horizon } }
+                s.part = e.part.withTime { $0 + plan.horizon }
+                return s
+            }
+            postAll(shifted, slot: "once")
+        }
+        lock.withLock { for (k, n) in counts { slots[k]?.events += n } }
+        for p in problems where !p.isEmpty { onProblem?(p) }
+    }
+
+    /// The arcs to query now, with swaps and ended slots settled; nil when there is nothing to
+    /// query yet (nothing plays, or less than `chunkSeconds` of music since the last query).
+    // Thread: podium-loops
+    func plan(now: Time, horizon: Time, relocated: Bool, tempo: Double, quantum: Double) -> Plan? {
+        lock.withLock { () -> Plan? in
+            guard !slots.isEmpty || !onces.isEmpty else { postedUntil = nil; return nil }
+            var from = postedUntil ?? horizon
+            if relocated || from < now {
+                from = horizon
+                // A swap waiting in the old timeline takes over from here.
+                for k in slots.keys where slots[k]!.pending != nil { slots[k]!.swapAt = min(slots[k]!.swapAt, from) }
+            }
+            // A tempo that dropped shortens the horizon: wait until the music reaches what was posted.
+            guard from < horizon else { postedUntil = from; return nil }
+            // Queried in chunks of at least 20 ms of music (notes still go out 80 ms or more
+            // ahead): each query has a cost of its own, and 5 ms slivers multiplied it by four.
+            let secondsAhead = (horizon - from).double * quantum * 60 / max(tempo, 1e-9)
+            guard secondsAhead >= PatternPlayer.chunkSeconds || !onces.isEmpty else { postedUntil = from; return nil }
+            var plan = Plan(from: from, horizon: horizon, generation: generation)
+            for name in slots.keys.sorted() {
+                guard var slot = slots[name] else { continue }
+                if let pending = slot.pending, slot.swapAt < horizon {
+                    if from < slot.swapAt { plan.arcs.append((name, slot.pattern, from, slot.swapAt)) }
+                    if slot.endsAtSwap {
+                        slots[name] = nil
+                        continue
+                    }
+                    plan.arcs.append((name, pending, max(from, slot.swapAt), horizon))
+                    slot.pattern = pending
+                    slot.pending = nil
+                } else {
+                    plan.arcs.append((name, slot.pattern, from, horizon))
+                }
+                slots[name] = slot
+            }
+            plan.onces = onces
+            onces = []
+            if horizon.floorInt != checkedCycle {
+                checkedCycle = horizon.floorInt
+                plan.newCycle = true
+            }
+            postedUntil = horizon
+            return plan
+        }
+    }
+
+    // Thread: any
+    static func threadCPU() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    /// A message the first time it is seen, "" after.
+    // Thread: any
+    func once(_ message: String) -> String {
+        lock.withLock {
+            if reported.count >= 256 { return "" }
+            return reported.insert(message).inserted ? message : ""
+        }
+    }
+
+    /// The declared layouts of every instrument compiled so far; undeclared instruments get
+    /// `freq amp`, as far as they read p-fields (no warning per note).
+    // Thread: podium-loops
+    func refreshLayouts() {
+        let texts = driver.engine.orchestraTexts
+        guard texts.count != layoutsFrom else { return }
+        layoutsFrom = texts.count
+        var fresh = PatternNotes.declarations(in: texts)
+        var keys: Set<String> = []
+        for t in texts {
+            for raw in t.split(whereSeparator: \.isNewline) {
+                let words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+                guard words.first == "instr" else { continue }
+                for w in words.dropFirst() {
+                    if w.hasPrefix(";") { break }
+                    keys.insert(String(w.drop(while: { $0 == "+" })))
+                }
+            }
+        }
+        for key in keys where fresh[key] == nil {
+            let instrument: ScoreLine.Instrument = Double(key).map { .number($0) } ?? .name(key)
+            let used = PFields.used(by: instrument, in: texts) ?? 5
+            fresh["undeclared:" + key] = Array(PatternNotes.undeclaredLayout.prefix(max(0, used - 3)))
+        }
+        layouts = fresh
+    }
+
+    /// One event as a note: whether it went into the ring, and a problem's message (once per
+    /// name; "" when already said), or nil.
+    // Thread: podium-loops
+    func post(_ e: Event<ControlMap>, slot: String, producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?) {
+        guard let sound = PatternNotes.sound(e.value["s"]) else {
+            return (false, once("\(slot): an event without `s` (name an instrument: # s \"bass\")"))
+        }
+        let instrument: ScoreLine.Instrument = Double(sound.name).map { .number($0) } ?? .name(sound.name)
+        guard let p1 = driver.p1(for: instrument), p1 > 0 else {
+            return (false, once("\(slot): no instrument \"\(sound.name)\" in the orchestra"))
+        }
+        let key = sound.name
+        let layout = layouts[key] ?? layouts["undeclared:" + key] ?? PatternNotes.undeclaredLayout
+        let unused = PatternNotes.fields(e, layout: layout, tempo: tempo, quantum: quantum, into: &fieldBuffer)
+        let beat = e.wholeStart.double * quantum
+        var problem: String?
+        if let extra = unused.first {
+            problem = once("\(slot): instrument \(key) has no parameter `\(extra)` (declare it on its instr line: ; podium: \((layout + [extra]).joined(separator: " ")))")
+        }
+        do {
+            let posted = try fieldBuffer.withUnsafeBufferPointer { f throws(InputError) in
+                try producer.event(p1: p1, f, quantize: .beat(beat))
+            }
+            if posted == nil { return (false, once("\(slot): the command ring is full: notes not played")) }
+        } catch {
+            return (false, once("\(slot): \(error.description)"))
+        }
+        return (true, problem)
+    }
+}
