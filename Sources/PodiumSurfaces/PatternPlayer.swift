@@ -30,6 +30,8 @@ public final class PatternPlayer: @unchecked Sendable {
         var text: String
         var source: String?
         var events = 0
+        /// Which definition `pattern` is (a problem is said once per definition).
+        var version = 0
     }
 
     let driver: JackDriver
@@ -41,9 +43,12 @@ public final class PatternPlayer: @unchecked Sendable {
     var postedUntil: Time?
     /// Bumped by every hush: a tick that queried before it posts nothing after it.
     var generation = 0
-    /// Problems already reported (one message per name, not per event; at most 256 kept).
+    /// Problems already reported (one message per name and definition, not per event; at most
+    /// 256 kept), each as the definition's version and the message.
     var reported: Set<String> = []
     var cpuSeconds = 0.0
+    /// Definitions so far: each gets the next number as its `version`.
+    var versions = 0
     public var onProblem: (@Sendable (String) -> Void)?
 
     // The scheduler thread's own state (podium-loops only: no lock).
@@ -146,7 +151,6 @@ public final class PatternPlayer: @unchecked Sendable {
     public func define(slot: String, pattern: Pattern<ControlMap>, text: String, source: String? = nil, endsAtSwap: Bool = false) throws(InputError) -> String {
         lock.lock()
         defer { lock.unlock() }
-        reported = []
         if var s = slots[slot] {
             if s.text == text, s.pending == nil, s.source == source { return "\(slot): unchanged" }
             s.pending = pattern
@@ -161,7 +165,8 @@ public final class PatternPlayer: @unchecked Sendable {
         guard slots.count < PatternPlayer.maximumSlots else {
             throw InputError("\(slot): \(PatternPlayer.maximumSlots) patterns play already (d1 silence ends one)")
         }
-        slots[slot] = Slot(pattern: pattern, text: text, source: source)
+        versions += 1
+        slots[slot] = Slot(pattern: pattern, text: text, source: source, version: versions)
         return "\(slot): playing"
     }
 

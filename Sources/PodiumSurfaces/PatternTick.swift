@@ -12,7 +12,8 @@ extension PatternPlayer {
         var from: Time
         var horizon: Time
         var generation: Int
-        var arcs: [(slot: String, pattern: Pattern<ControlMap>, from: Time, to: Time)] = []
+        /// `version`: which definition of the slot the arc plays (its problems are said once each).
+        var arcs: [(slot: String, version: Int, pattern: Pattern<ControlMap>, from: Time, to: Time)] = []
         var onces: [Pattern<ControlMap>] = []
         var newCycle = false
     }
@@ -49,13 +50,13 @@ extension PatternPlayer {
             }
         }
         var posted = 0, counts: [String: Int] = [:]
-        func postAll(_ events: [Event<ControlMap>], slot: String) {
+        func postAll(_ events: [Event<ControlMap>], slot: String, version: Int) {
             for e in events.sorted(by: { $0.wholeStart < $1.wholeStart }) {
                 if posted >= PatternPlayer.maximumEventsPerTick {
-                    problems.append(once("\(slot): more than \(PatternPlayer.maximumEventsPerTick) events in \(Int(PatternPlayer.chunkSeconds * 1000)) ms; the rest were dropped"))
+                    problems.append(once(version, "\(slot): more than \(PatternPlayer.maximumEventsPerTick) events in \(Int(PatternPlayer.chunkSeconds * 1000)) ms; the rest were dropped"))
                     return
                 }
-                let (sent, problem) = post(e, slot: slot, producer: producer, quantum: quantum, tempo: clock.tempo)
+                let (sent, problem) = post(e, slot: slot, version: version, producer: producer, quantum: quantum, tempo: clock.tempo)
                 if let problem { problems.append(problem) }
                 posted += 1
                 if sent { counts[slot, default: 0] += 1 }
@@ -65,7 +66,7 @@ extension PatternPlayer {
             let events = arc.pattern.queryArc(arc.from, arc.to).filter(\.hasOnset)
             // A hush since the plan: nothing more from it.
             if lock.withLock({ generation }) != plan.generation { break }
-            postAll(events, slot: arc.slot)
+            postAll(events, slot: arc.slot, version: arc.version)
         }
         for pattern in plan.onces where lock.withLock({ generation }) == plan.generation {
             // `once`: the pattern's first cycle, played from the horizon.
@@ -75,7 +76,7 @@ extension PatternPlayer {
                 s.part = e.part.withTime { $0 + plan.horizon }
                 return s
             }
-            postAll(shifted, slot: "once")
+            postAll(shifted, slot: "once", version: 0)
         }
         lock.withLock { for (k, n) in counts { slots[k]?.events += n } }
         for p in problems where !p.isEmpty { onProblem?(p) }
@@ -103,16 +104,18 @@ extension PatternPlayer {
             for name in slots.keys.sorted() {
                 guard var slot = slots[name] else { continue }
                 if let pending = slot.pending, slot.swapAt < horizon {
-                    if from < slot.swapAt { plan.arcs.append((name, slot.pattern, from, slot.swapAt)) }
+                    if from < slot.swapAt { plan.arcs.append((name, slot.version, slot.pattern, from, slot.swapAt)) }
                     if slot.endsAtSwap {
                         slots[name] = nil
                         continue
                     }
-                    plan.arcs.append((name, pending, max(from, slot.swapAt), horizon))
+                    versions += 1
+                    slot.version = versions
+                    plan.arcs.append((name, slot.version, pending, max(from, slot.swapAt), horizon))
                     slot.pattern = pending
                     slot.pending = nil
                 } else {
-                    plan.arcs.append((name, slot.pattern, from, horizon))
+                    plan.arcs.append((name, slot.version, slot.pattern, from, horizon))
                 }
                 slots[name] = slot
             }
@@ -134,12 +137,12 @@ extension PatternPlayer {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// A message the first time it is seen, "" after.
+    /// A message the first time a definition (`version`) of its slot meets it, "" after.
     // Thread: any
-    func once(_ message: String) -> String {
+    func once(_ version: Int, _ message: String) -> String {
         lock.withLock {
-            if reported.count >= 256 { return "" }
-            return reported.insert(message).inserted ? message : ""
+            if reported.count >= 256 { reported.removeAll() }
+            return reported.insert("\(version) \(message)").inserted ? message : ""
         }
     }
 
@@ -173,13 +176,13 @@ extension PatternPlayer {
     /// One event as a note: whether it went into the ring, and a problem's message (once per
     /// name; "" when already said), or nil.
     // Thread: podium-loops
-    func post(_ e: Event<ControlMap>, slot: String, producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?) {
+    func post(_ e: Event<ControlMap>, slot: String, version: Int, producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?) {
         guard let sound = PatternNotes.sound(e.value["s"]) else {
-            return (false, once("\(slot): an event without `s` (name an instrument: # s \"bass\")"))
+            return (false, once(version, "\(slot): an event without `s` (name an instrument: # s \"bass\")"))
         }
         let instrument: ScoreLine.Instrument = Double(sound.name).map { .number($0) } ?? .name(sound.name)
         guard let p1 = driver.p1(for: instrument), p1 > 0 else {
-            return (false, once("\(slot): no instrument \"\(sound.name)\" in the orchestra"))
+            return (false, once(version, "\(slot): no instrument \"\(sound.name)\" in the orchestra"))
         }
         let key = sound.name
         let layout = layouts[key] ?? layouts["undeclared:" + key] ?? PatternNotes.undeclaredLayout
@@ -187,15 +190,15 @@ extension PatternPlayer {
         let beat = e.wholeStart.double * quantum
         var problem: String?
         if let extra = unused.first {
-            problem = once("\(slot): instrument \(key) has no parameter `\(extra)` (declare it on its instr line: ; podium: \((layout + [extra]).joined(separator: " ")))")
+            problem = once(version, "\(slot): instrument \(key) has no parameter `\(extra)` (declare it on its instr line: ; podium: \((layout + [extra]).joined(separator: " ")))")
         }
         do {
             let posted = try fieldBuffer.withUnsafeBufferPointer { f throws(InputError) in
                 try producer.event(p1: p1, f, quantize: .beat(beat))
             }
-            if posted == nil { return (false, once("\(slot): the command ring is full: notes not played")) }
+            if posted == nil { return (false, once(version, "\(slot): the command ring is full: notes not played")) }
         } catch {
-            return (false, once("\(slot): \(error.description)"))
+            return (false, once(version, "\(slot): \(error.description)"))
         }
         return (true, problem)
     }
