@@ -8,10 +8,12 @@ public enum Density {
     /// at most a thousand events or so however dense the pattern, and layers stacked on one
     /// onset do not count.
     // Thread: any
-    public static func estimate<T>(_ p: Pattern<T>, firstCycle: Int64 = 0, cycles: Int = 8) -> Int {
+    /// `probes`: places probed in each cycle (1: its start only, the cheap check a player
+    /// repeats at every cycle; 3: also a third and five sevenths in).
+    public static func estimate<T>(_ p: Pattern<T>, firstCycle: Int64 = 0, cycles: Int = 8, probes: Int = 3) -> Int {
         var most = 0.0
         for c in firstCycle..<(firstCycle + Int64(max(1, cycles))) {
-            for offset in [Time.zero, Time(1, 3), Time(5, 7)] {
+            for offset in [Time.zero, Time(1, 3), Time(5, 7)].prefix(max(1, probes)) {
                 let s = Time(c) + offset
                 var w = Time(1, 1 << 48)
                 while true {

@@ -134,8 +134,8 @@ public final class PatternPlayer: @unchecked Sendable {
     }
 
     // Thread: any
-    static func checkDensity(_ pattern: Pattern<ControlMap>, from cycle: Int64 = 0, cycles: Int = 8) throws(InputError) {
-        let density = Density.estimate(pattern, firstCycle: cycle, cycles: cycles)
+    static func checkDensity(_ pattern: Pattern<ControlMap>, from cycle: Int64 = 0, cycles: Int = 8, probes: Int = 3) throws(InputError) {
+        let density = Density.estimate(pattern, firstCycle: cycle, cycles: cycles, probes: probes)
         guard density <= maximumDensity else {
             throw InputError("about \(density) events a cycle: a pattern plays at most \(maximumDensity) (is a `*` or `fast` too large?)")
         }

@@ -42,7 +42,7 @@ extension PatternPlayer {
             let cycle = plan.horizon.floorInt
             for slot in Set(plan.arcs.map(\.slot)) {
                 guard let arc = plan.arcs.last(where: { $0.slot == slot }) else { continue }
-                do { try PatternPlayer.checkDensity(arc.pattern, from: cycle, cycles: 1) } catch {
+                do { try PatternPlayer.checkDensity(arc.pattern, from: cycle, cycles: 1, probes: 1) } catch {
                     problems.append("\(slot): stopped at cycle \(cycle): \(error.description)")
                     plan.arcs.removeAll { $0.slot == slot }
                     lock.withLock { slots[slot] = nil }
