@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         // Headers of our own: relaxed atomics on plain memory; clocks and a helper thread's nice value.
         .systemLibrary(name: "CAtomics"),
         .systemLibrary(name: "CThreads"),
@@ -53,8 +54,12 @@ let package = Package(
         .target(name: "PodiumPatterns", linkerSettings: [.linkedLibrary("m")]),
         // Engine layer: the only code that calls csound*.
         .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack"]),
-        // Audio files through libsndfile (render output, session recording).
-        .target(name: "PodiumAudioFile", dependencies: ["CSndfile"]),
+        // Audio files through libsndfile (render output, session recording, samples decoded and
+        // resampled with libsamplerate).
+        .target(name: "PodiumAudioFile", dependencies: ["CSndfile", "CSamplerate"]),
+        // Sample banks by name (Dirt-Samples folders, strudel.json, Hydrogen kits): indexed and
+        // checked, nothing decoded.
+        .target(name: "PodiumSamples", dependencies: ["PodiumAudioFile"]),
         // The real-time core: what the JACK process callback runs (POD commands, SPSC rings, the
         // callback, its clock and guards) and its halves of the hand-offs. Nothing else.
         .target(name: "PodiumRealtime", dependencies: ["PodiumEngine", "CJack", "CAtomics", "CThreads", "CLinkBridge"]),
@@ -62,12 +67,12 @@ let package = Package(
         // bindings, the journal, the JACK server and client calls, transport and Link's app side.
         .target(name: "PodiumHost", dependencies: ["PodiumEngine", "PodiumRealtime", "CJack", "CAtomics", "CThreads", "CLinkBridge"]),
         // Control surfaces: turn performer input (scripts, the REPL, piped input, live loops) into Commands.
-        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumPatterns", "CReadline", "CJack", "CThreads"]),
+        .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumPatterns", "PodiumSamples", "PodiumAudioFile", "CReadline", "CJack", "CThreads"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
-        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "CLo",
+        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumSamples", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),
         // The browser surface: a stage page served over HTTP, controls and feedback over WebSocket.
-        .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "CZlib",
+        .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSamples", "CZlib",
                                                  .product(name: "Hummingbird", package: "hummingbird"),
                                                  .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                                                  .product(name: "Logging", package: "swift-log")],
@@ -81,12 +86,12 @@ let package = Package(
         // A performance (driver, session, surfaces) started and stopped as one object: the CLI's
         // `play`, tests and other front ends.
         .target(name: "PodiumPerformance", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
-                                                         "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumDiscovery"]),
+                                                         "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumDiscovery", "PodiumSamples"]),
         // The command-line tool.
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "PodiumPatterns", "CThreads",
+                "PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "PodiumPatterns", "PodiumSamples", "CThreads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLink
@@ -96,14 +101,14 @@ let package = Package(
         .target(name: "PodiumProbe", dependencies: ["CJack", "CAtomics", "CThreads", "PodiumHost"]),
         // The benchmark runner (bench/run): latency and host overhead, printed as tables.
         .executableTarget(name: "podium-bench", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumProbe", "PodiumOSC", "PodiumSurfaces", "PodiumPatterns",
-                                                             "PodiumSession", "PodiumAudioFile", "PodiumWeb"],
+                                                             "PodiumSession", "PodiumAudioFile", "PodiumWeb", "PodiumSamples"],
                           path: "bench/Sources/podium-bench"),
         // Tests only: counts the heap allocations of one thread (the audio thread).
         .target(name: "CAllocCounter", path: "Tests/CAllocCounter"),
         .testTarget(
             name: "PodiumTests",
             dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumDrivers", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
-                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "PodiumPatterns", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
+                           "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumPerformance", "PodiumDiscovery", "PodiumPatterns", "PodiumSamples", "CJack", "CCsound", "CAllocCounter", "PodiumProbe"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -11,6 +11,10 @@ static inline void podium_counter_max(uint64_t *p, uint64_t v) {
   while (v > old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 static inline uint64_t podium_counter_load(const uint64_t *p) { return __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED); }
+/* A count that hands memory back: the writer's earlier reads and writes happen before the
+   reader that sees the count frees what they touched (staged table slices). */
+static inline void podium_counter_add_release(uint64_t *p, uint64_t v) { __atomic_fetch_add(p, v, __ATOMIC_RELEASE); }
+static inline uint64_t podium_counter_load_acquire(const uint64_t *p) { return __atomic_load_n((uint64_t *)p, __ATOMIC_ACQUIRE); }
 static inline void podium_counter_store(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 /// A double shared between the audio thread and others (relaxed atomic).
 static inline void podium_counter_store_double(double *p, double v) { __atomic_store(p, &v, __ATOMIC_RELAXED); }

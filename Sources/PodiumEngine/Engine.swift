@@ -35,6 +35,9 @@ public final class Engine: @unchecked Sendable {
     /// The orchestra text that compiled, in order (sessions keep it): a copy.
     // Thread: any
     public var orchestraTexts: [String] { compiled.withLock { $0.orchestraTexts } }
+    /// The sampler's first instrument (`podium_sampler`; `podium_orbits` is the next number),
+    /// when the performance has sample banks.
+    public internal(set) var samplerInstrument: Int?
     /// The score text handed over at compile (for length estimates).
     public private(set) var scoreText: String = ""
     /// What compile errors call the orchestra (its path, or the text's name).
@@ -335,6 +338,12 @@ public final class Engine: @unchecked Sendable {
         let vco2 = texts.contains(where: { $0.contains("vco2") }) && !texts.contains(where: { $0.contains("vco2init") })
         let host = Engine.voicesInstrument + (vco2 ? "\ngiPodiumVco2 vco2init 31\n" : "\n")
         _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(host) }
+        // The sampler's instruments, named (their numbers published as any named instrument's).
+        if options.sampler {
+            let first = SamplerOrchestra.firstNumber(after: engine.instruments)
+            try engine.compileOrchestra(SamplerOrchestra.text(first: first), source: "podium sampler")
+            engine.samplerInstrument = first
+        }
         for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
         return engine
     }

@@ -18,6 +18,9 @@ public struct EngineOptions: Sendable, Equatable {
     /// MIDI output to the host (`-Q0` with host-implemented MIDI): the orchestra's MIDI
     /// opcodes reach `MIDIOutput` (the JACK driver's `midi_out`, a replay's MIDI file).
     public var midiOutput = false
+    /// The sampler's instruments (`SamplerOrchestra`) compiled after the orchestra: a
+    /// performance with sample banks.
+    public var sampler = false
     /// Any other Csound flags, passed as given (e.g. "-m0").
     public var extra: [String]
 

@@ -283,7 +283,8 @@ public final class JackDriver: @unchecked Sendable {
                 .compactMap { c in (try? e.control(c.name)).map { (c.name, $0) } }
             return SessionFacts(sampleRate: Int(e.sampleRate), ksmps: e.ksmps, outputs: e.outputChannels, inputs: e.inputChannels,
                                 seed: engineOptions.seed, cycle: state.pointee.cycleNow.load(ordering: .relaxed),
-                                channels: Dictionary(values, uniquingKeysWith: { $1 }), outputLimit: jackOptions.outputLimit)
+                                channels: Dictionary(values, uniquingKeysWith: { $1 }), outputLimit: jackOptions.outputLimit,
+                                sampler: engineOptions.sampler)
         }
     }
 

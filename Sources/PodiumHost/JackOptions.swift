@@ -58,6 +58,8 @@ public struct SessionFacts: Sendable {
     public var channels: [String: Double]
     /// The output safety limit (nil: none).
     public var outputLimit: Double?
+    /// The sampler's instruments were compiled after the orchestra (`EngineOptions.sampler`).
+    public var sampler = false
 }
 
 

@@ -32,7 +32,18 @@ extension JackDriver {
         }
     }
 
-    var currentGeneration: UInt32 { lock.withLock { generation } }
+    public var currentGeneration: UInt32 { lock.withLock { generation } }
+
+    /// Starts the record of the longest callback again: a measurement's window (tests, benches).
+    // Thread: NRT (any)
+    public func resetLongestCallback() {
+        for i in [StatIndex.maxCallbackNs, .maxCallbackCPUNs, .maxCallbackStartNs, .maxCallbackCycle, .maxCallbackNotes, .maxCallbackVoices] {
+            podium_counter_store(state.pointee.stats + i.rawValue, 0)
+        }
+    }
+
+    /// The sampler's instrument number (`podium_sampler`), when the performance has sample banks.
+    public var samplerInstrument: Double? { lock.withLock { _engine?.samplerInstrument.map(Double.init) } }
 
     /// The number of an instrument given by name (resolved once its compile has merged).
     // Thread: NRT (owner, a surface's or the file watcher's thread)
@@ -57,7 +68,13 @@ extension JackDriver {
         // Csound's parser must not crash or longjmp while the engine performs: checked first.
         try OrchestraCheck.lexical(text, source: source)
         try OrchestraCheck.tables(text, source: source, limits: jackOptions.compileLimits)
-        try OrchestraCheck.instrumentNumbers(InstrumentTable.declared(in: text), source: source)
+        let declared = InstrumentTable.declared(in: text)
+        try OrchestraCheck.instrumentNumbers(declared, source: source)
+        // The sampler's instruments (a performance with sample banks) keep their numbers.
+        if let first = samplerInstrument.map(Int.init), let taken = declared.numbers.first(where: { $0 == first || $0 == first + 1 }) {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+                "error: instr \(taken) is the sampler's (\(taken == first ? SamplerOrchestra.instrument : SamplerOrchestra.orbits): this performance has sample banks); give the instrument another number or a name; not compiled"]))
+        }
         guard compileBudget.admit() else { throw EngineError.compile(CompileFailure(source: source, diagnostics: [compileBudget.refusal])) }
     }
 

@@ -10,7 +10,8 @@ import Synchronization
 /// handler reads it can print torn: it is a diagnostic, never data.
 public enum RecentInputs {
     static let slots = 16
-    static let slotBytes = 200
+    /// Room for a command's every p-field (8 header bytes, then the numbers), or a line of text.
+    public static let slotBytes = 8 + Command.maxPFields * 8
     /// slots × (2 length bytes + text), allocated on first use (`prepare` makes that early).
     nonisolated(unsafe) static let storage: UnsafeMutablePointer<UInt8> = {
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * slotBytes)

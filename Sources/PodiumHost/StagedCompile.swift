@@ -73,8 +73,37 @@ extension JackDriver {
     /// the computed values in; returns once it has taken every slice.
     // Thread: NRT (the staging thread, under `stagingLock`)
     private func copyIn(_ computed: TableStaging.Computed, from text: String, source: String) throws {
+        _ = try copyIn(computed.tables, stub: TableStaging.stub(computed), named: computed.tables.indices.map { (text, $0) }, source: source)
+        // The engine that computed the tables lives until the callback has taken every slice.
+        withExtendedLifetime(computed) {}
+    }
+
+    /// Tables whose values were made off the audio thread (samples' channels, decoded and
+    /// resampled): made at their lengths by one stub, then copied in by the audio thread a
+    /// slice at a time, as staged tables are. `named` says what each is in the journal: a text
+    /// and the index of the table it makes (a replay makes the same values from it:
+    /// `SampleDescriptor`). At most `TableStaging.maximumTables` at once. Returns the tables'
+    /// numbers; the values may be freed when it returns.
+    // Thread: NRT (the sample loader)
+    public func stageValues(_ tables: [(values: UnsafeMutablePointer<Double>, length: Int)], named: [(text: String, index: Int)], source: String) throws -> [Int32] {
+        guard state.pointee.callbacksMayRun.load(ordering: .acquiring) else {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread is not running (is the JACK server there?); not loaded"]))
+        }
+        precondition(tables.count <= TableStaging.maximumTables)
+        var stub = ""
+        for (i, t) in tables.enumerated() {
+            stub += "giPodiumValues ftgen 0, 0, -\(t.length), -2, 0\nchnset giPodiumValues, \"\(TableStaging.channel(i))\"\n"
+        }
+        return try stagingLock.withLock { try copyIn(tables, stub: stub, named: named, source: source) }
+    }
+
+    /// Makes the tables by `stub` (which publishes their numbers on `TableStaging.channel(i)`),
+    /// then has the audio thread copy each table's values in; returns their numbers once it has
+    /// taken every slice.
+    // Thread: NRT (the staging thread, under `stagingLock`)
+    private func copyIn(_ tables: [(values: UnsafeMutablePointer<Double>, length: Int)], stub: String,
+                        named: [(text: String, index: Int)], source: String) throws -> [Int32] {
         // 1. Each table made at its length, zeroed, without computing: its number published.
-        let stub = TableStaging.stub(computed)
         let stubMarker = try lock.withLock {
             let marker = try _engine!.compileOrchestraAsync(stub, source: source, register: false)
             journal.compiled(stub, source: "podium", marker: marker, register: false)
@@ -83,18 +112,20 @@ extension JackDriver {
         guard waitForMerge(stubMarker, timeout: 10) else {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not take the tables in (is the JACK server there?); not compiled"]))
         }
-        // 2. The computed values copied in by the audio thread, a slice at a time.
+        // 2. The values copied in by the audio thread, a slice at a time.
         let producer = stagingProducer ?? makeProducer()
         stagingProducer = producer
         let first = podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue)
         var slices: UInt64 = 0
-        for (i, table) in computed.tables.enumerated() {
+        var numbers: [Int32] = []
+        for (i, table) in tables.enumerated() {
             let number = try engine.control(TableStaging.channel(i))
             guard number >= 1, number < Double(Int32.max) else {
                 throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread gave table number \(number) for a table built off it; not compiled"]))
             }
+            numbers.append(Int32(number))
             stagingTag += 1
-            journal.staging(text, table: i, tag: stagingTag)
+            journal.staging(named[i].text, table: named[i].index, tag: stagingTag)
             var offset = 0
             while offset < table.length + 1 {
                 let count = min(TableStaging.sliceLength, table.length + 1 - offset)
@@ -103,10 +134,9 @@ extension JackDriver {
                 slices += 1
             }
         }
-        // The engine that computed the tables lives until the callback has taken every slice.
         let refused = stats.refusedTables
         let deadline = ContinuousClock.now + .seconds(10)
-        while podium_counter_load(state.pointee.stats + StatIndex.stagedSlices.rawValue) &- first < slices {
+        while podium_counter_load_acquire(state.pointee.stats + StatIndex.stagedSlices.rawValue) &- first < slices {
             guard ContinuousClock.now < deadline else {
                 throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: the audio thread did not copy the tables in within 10 s; not compiled"]))
             }
@@ -115,7 +145,7 @@ extension JackDriver {
         guard stats.refusedTables == refused else {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: ["error: a table built for this code was gone before it was copied in; not compiled"]))
         }
-        withExtendedLifetime(computed) {}
+        return numbers
     }
 
     /// Posts a driver-made command, waiting for room in the ring (the callback takes two

@@ -132,6 +132,9 @@ public struct OSCMap: Sendable, Equatable {
     /// MIDI controllers → channels: keys `ccN` (any MIDI channel) or `chM/ccN` (channel 1–16);
     /// `range` defaults to 0…127, `to` to the input range; curves as for OSC.
     public var midi: [String: Control]
+    /// Sample banks the set plays (`samples: [drums, ~/Dirt-Samples]`), as `--samples` gives
+    /// them; a relative path is found beside the map.
+    public var samples: [String] = []
 
     public struct LoadError: Error, CustomStringConvertible, Equatable {
         public var path: String
@@ -146,6 +149,7 @@ public struct OSCMap: Sendable, Equatable {
     private struct File: Codable {
         var controls: [String: Control]?
         var midi: [String: Control]?
+        var samples: [String]?
     }
 
     public init(yaml: String, path: String = "<map>") throws {
@@ -155,6 +159,12 @@ public struct OSCMap: Sendable, Equatable {
         }
         controls = file.controls ?? [:]
         midi = file.midi ?? [:]
+        // (Foundation's deletingLastPathComponent traps on a one-letter path: found by hand.)
+        let base = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        samples = (file.samples ?? []).map { p in
+            let home = p.hasPrefix("~/") ? NSHomeDirectory() + p.dropFirst(1) : p
+            return home.hasPrefix("/") || base.isEmpty ? home : base + "/" + home
+        }
         for (key, c) in midi {
             guard OSCMap.controller(key) != nil else { throw LoadError(path: path, message: "midi: \(key): expected ccN or chM/ccN (N 0–127, M 1–16)") }
             guard c.channel != nil else { throw LoadError(path: path, message: "midi: \(key): needs channel:") }

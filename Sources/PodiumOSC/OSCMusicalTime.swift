@@ -1,6 +1,7 @@
 import Foundation
 import PodiumEngine
 import PodiumHost
+import PodiumSamples
 import PodiumSurfaces
 
 /// Musical time over OSC:
@@ -60,6 +61,17 @@ extension OSCSurface {
         } catch {
             reply(to: source, "/podium/fail", [.string("\(error)")])
         }
+    }
+
+    /// `/podium/samples`: `/podium/samples ,s LISTING` (each bank, its names; what is loaded);
+    /// `,s NAME` (`bd:3`): which file it plays.
+    // Thread: NRT (OSC)
+    func samples(_ m: OSCMessage, _ source: Endpoint) {
+        guard let store = loops?.patterns.samples else {
+            return reply(to: source, "/podium/fail", [.string("no sample banks in this performance (podium play --samples DIR)")])
+        }
+        if let name = m.arguments.first?.string { return reply(to: source, "/podium/samples", [.string(store.describe(name))]) }
+        reply(to: source, "/podium/samples", [.string(store.library.listing() + "\n" + store.summary)])
     }
 
     // Thread: NRT (OSC)

@@ -255,6 +255,7 @@ public final class OSCSurface: @unchecked Sendable {
             }
         case "loop": loop(parts.count > 1 ? parts[1] : "", m, source)
         case "pattern": pattern(m, source)
+        case "samples": samples(m, source)
         case "subscribe":
             sharedLock.withLock { _ = subscribers.insert(source) }
             reply(to: source, "/podium/started", [])  // the performance is running (CsoundObj's listener)

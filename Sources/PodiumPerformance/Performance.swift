@@ -35,6 +35,8 @@ public final class Performance: @unchecked Sendable {
     var loops: LiveLoops?
     var loopsWatcher: FileWatcher?
     var patternsWatcher: FileWatcher?
+    /// The sample banks and the files loaded from them (nil: no banks).
+    var samples: SampleStore?
     var repl: ReadlineREPL?
     /// The surfaces' services on the LAN.
     var advertiser: AvahiPublisher?
@@ -120,6 +122,7 @@ public final class Performance: @unchecked Sendable {
         reloader?.stop()
         loopsWatcher?.stop()
         patternsWatcher?.stop()
+        samples?.stop()
         loops?.stopScheduler()
         let recorded = recording?.recordingDirectory
         if let summary = recording?.stopRecording() { say("podium: \(summary)") }

@@ -60,6 +60,14 @@ public struct PerformanceOptions: Sendable {
     public var crashGuard = false
     /// Written into session.json.
     public var podiumVersion = "unknown"
+    /// Sample banks (`--samples`), looked up in this order, then the default kits unless
+    /// `defaultSamples` is false; no banks at all: no sampler.
+    public var samples: [String] = []
+    public var defaultSamples = true
+    /// Load every file of the banks at the start (`--preload`), not on first use.
+    public var preloadSamples = false
+    /// Bytes the decoded samples may take.
+    public var samplesMemory = SampleStore.defaultBudget
 
     public init(orchestra: String, source: EngineSource, seed: UInt32, jack: JackOptions, sessions: String) {
         self.orchestra = orchestra

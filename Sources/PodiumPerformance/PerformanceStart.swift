@@ -15,7 +15,11 @@ extension Performance {
     // Thread: NRT (owner)
     func startAll() throws {
         try startServerIfNone()
-        let driver = JackDriver(source: options.source, options: EngineOptions(seed: options.seed), jack: options.jack)
+        // The sample banks are indexed first: with any, the engine gets the sampler's instruments.
+        let library = SamplesSetup.library(options)
+        var engineOptions = EngineOptions(seed: options.seed)
+        engineOptions.sampler = !library.isEmpty
+        let driver = JackDriver(source: options.source, options: engineOptions, jack: options.jack)
         self.driver = driver
         // One console stream: Csound's lines and Podium's notices, to the terminal (filtered),
         // the session's console.log and OSC subscribers.
@@ -45,6 +49,9 @@ extension Performance {
         }
         self.loops = loops
         self.loopsWatcher = loopsWatcher
+        samples = SamplesSetup.start(library, driver: driver, options: options, patterns: loops.patterns) { line, error in
+            router.notice(line, level: error ? .error : .orchestra)
+        }
         patternsWatcher = PatternsSetup.start(loops: loops, orchestra: options.orchestra, watch: options.watch) { line, error in
             router.notice(line, level: error ? .error : .orchestra)
         }
@@ -277,6 +284,7 @@ extension Performance {
     func startScript(_ driver: JackDriver) {
         guard let script = options.script else { return }
         let player = ScriptPlayer(script: script, driver: driver)
+        player.loops = loops
         let say = self.say, name = options.scriptName, duration = options.duration
         player.onProblem = { say("podium: \(name): \($0)") }
         let startFrame = driver.frameTime

@@ -36,7 +36,7 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         case frame = 0, beat, grid
     }
 
-    public static let maxPFields = 16
+    public static let maxPFields = 32
 
     public var kind: Kind
     /// The engine generation it was made for (set by the driver when posted); the audio
@@ -53,7 +53,7 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
     public var storage: UnsafeMutableRawPointer? = nil
     public var lock: UnsafeMutablePointer<Int32>? = nil
     public var count: Int32
-    public var pfields: InlineArray<16, Double>
+    public var pfields: InlineArray<32, Double>
     /// Musical timing (see `Timing`); `beat` is its beat or grid.
     public var timing: Timing = .frame
     public var beat: Double = 0
@@ -80,7 +80,7 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
     }
 
     init(kind: Kind, id: UInt64, frame: Int64, channel: UnsafeMutablePointer<Double>?, value: Double, count: Int32,
-         pfields: InlineArray<16, Double>) {
+         pfields: InlineArray<32, Double>) {
         self.kind = kind
         self.id = id
         self.frame = frame

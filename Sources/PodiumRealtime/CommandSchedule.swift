@@ -1,3 +1,4 @@
+import CAtomics
 import CJack
 import PodiumEngine
 
@@ -171,13 +172,15 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
         // A slice of a table computed off the audio thread (TableStaging): a copy, at most
         // TableStaging.sliceLength values, two slices a callback at most.
         s.pointee.budget -= s.pointee.eventsPerCallback / 2
-        counterAdd(s, .stagedSlices, 1)
+        // Counted once the copy is done: the sender frees the values when every slice is counted.
         guard let values = command.storage,
               engine.fillTable(Int32(command.pfields[0]), from: values.assumingMemoryBound(to: Double.self),
                                offset: Int(command.pfields[1]), count: Int(command.pfields[2])) else {
             counterAdd(s, .refusedTables, 1)
+            _unsafePerformance { podium_counter_add_release(s.pointee.stats + StatIndex.stagedSlices.rawValue, 1) }
             return
         }
+        _unsafePerformance { podium_counter_add_release(s.pointee.stats + StatIndex.stagedSlices.rawValue, 1) }
     case .setControl:
         if let ch = command.channel { RTEngine.store(ch, command.value) }
     case .setString:

@@ -64,6 +64,7 @@ public final class Session: @unchecked Sendable {
                                csoundVersion: Engine.csoundVersion, started: ISO8601DateFormatter().string(from: Date()),
                                startCycle: 0, status: "recording", pid: getpid(), channels: facts.channels)
             info.outputLimit = facts.outputLimit
+            if facts.sampler { info.sampler = true }
             if facts.inputs > 0 { info.inputConnected = false }
             if facts.seed == nil { info.notes.append("no seed: random opcodes differ on replay") }
             if let previous {

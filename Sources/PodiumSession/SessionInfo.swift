@@ -61,6 +61,9 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     public var takes: [Take]?
     /// Whether an audio input port was connected during the performance (nil: not known).
     public var inputConnected: Bool?
+    /// The sampler's instruments were compiled after the orchestra (a performance with sample
+    /// banks; its samples' tables are in the journal as `stage` lines of `SampleDescriptor`s).
+    public var sampler: Bool?
 
     /// One audio take: its files and where it begins in the journal.
     public struct Take: Codable, Sendable, Equatable {

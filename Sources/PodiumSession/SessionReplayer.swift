@@ -68,6 +68,7 @@ public final class SessionReplayer {
         let source = info.engineSource(in: directory)
         // Files the orchestra names (samples, includes) are read from beside the original.
         var options = EngineOptions(seed: info.seed)
+        options.sampler = info.sampler ?? false
         if info.source.original.hasPrefix("/") {
             let dir = URL(fileURLWithPath: info.source.original).deletingLastPathComponent().path
             options.extra = ["SSDIR", "SFDIR", "SADIR", "INCDIR"].map { "--env:\($0)+=\(dir)" }
@@ -113,6 +114,19 @@ public final class SessionReplayer {
             }
             staged[hash] = c
             return c
+        }
+        // Samples' tables: their files decoded again, as the performance decoded them.
+        var samples: [String: DecodedSample] = [:]
+        func sample(_ hash: String) throws -> DecodedSample? {
+            if let s = samples[hash] { return s }
+            guard let text = texts[hash], let descriptor = SampleDescriptor.parse(text) else { return nil }
+            do {
+                let s = try descriptor.decodeAgain()
+                samples[hash] = s
+                return s
+            } catch {
+                throw SessionError.replay("a sample the performance played: \(error.description)")
+            }
         }
         var beatClock = BeatClock()  // as the callback's: journaled re-anchorings, published per k-cycle
         var lastReport = clock.now
@@ -175,6 +189,13 @@ public final class SessionReplayer {
                         _ = try engine.compileOrchestraAsync(code, source: src)
                         compiled.append(text)
                     case let .stage(_, hash, index, table, offset, count):
+                        if let s = try sample(hash) {
+                            guard index < s.channels.count, offset + count <= s.frames + 1,
+                                  rt.fillTable(table, from: s.channels[index], offset: offset, count: count) else {
+                                throw SessionError.replay("a stage line does not fit table \(table) (\(s.path)'s channel \(index))")
+                            }
+                            continue
+                        }
                         let computed = try stagedTables(hash)
                         guard index < computed.tables.count, offset + count <= computed.tables[index].length + 1,
                               rt.fillTable(table, from: computed.tables[index].values, offset: offset, count: count) else {

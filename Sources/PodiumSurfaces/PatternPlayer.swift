@@ -50,6 +50,9 @@ public final class PatternPlayer: @unchecked Sendable {
     /// Definitions so far: each gets the next number as its `version`.
     var versions = 0
     public var onProblem: (@Sendable (String) -> Void)?
+    /// Sample banks: an `s` that names no instrument plays the sample of that name (set before
+    /// patterns play).
+    public var samples: SampleStore?
 
     // The scheduler thread's own state (podium-loops only: no lock).
     /// Declared parameter layouts, read again when another orchestra text compiled.
@@ -61,6 +64,8 @@ public final class PatternPlayer: @unchecked Sendable {
     var lastQuantum = 0.0
     /// The cycle whose density was last checked.
     var checkedCycle: Int64 = .min
+    /// Events whose sample was still loading when they were posted (PatternSamples.swift).
+    var waiting: [WaitingSample] = []
 
     /// CPU time the scheduler's thread spent in pattern ticks (queries and posting), seconds.
     public var schedulerCPUSeconds: Double { lock.withLock { cpuSeconds } }

@@ -32,6 +32,7 @@ extension PatternPlayer {
         let relocated = nowBeat < lastBeat - 1e-9 || quantum != lastQuantum
         lastBeat = nowBeat
         lastQuantum = quantum
+        if !waiting.isEmpty { postWaiting(producer: producer, nowBeat: nowBeat, tempo: clock.tempo, quantum: quantum) }
         guard var plan = plan(now: Time(nowBeat / quantum), horizon: Time(horizonBeat / quantum), relocated: relocated,
                               tempo: clock.tempo, quantum: quantum) else { return }
         refreshLayouts()
@@ -182,6 +183,7 @@ extension PatternPlayer {
         }
         let instrument: ScoreLine.Instrument = Double(sound.name).map { .number($0) } ?? .name(sound.name)
         guard let p1 = driver.p1(for: instrument), p1 > 0 else {
+            if let samples { return postSample(e, sound: sound, samples: samples, slot: slot, version: version, producer: producer, quantum: quantum, tempo: tempo) }
             return (false, once(version, "\(slot): no instrument \"\(sound.name)\" in the orchestra"))
         }
         let key = sound.name

@@ -38,7 +38,7 @@ public final class ReplSession: @unchecked Sendable {
     public var confirmsQuit = false
 
     public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord",
-                                  ":tempo", ":quant", ":loops", ":patterns", ":stop", ":hush", ":link", ":quit"]
+                                  ":tempo", ":quant", ":loops", ":patterns", ":samples", ":stop", ":hush", ":link", ":quit"]
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -146,6 +146,7 @@ public final class ReplSession: @unchecked Sendable {
               loop NAME BEATS … end      a live loop (again: swaps at its next turn)
               d1 $ s "bass*2 [~ bass]" # n "<0 3>"   a pattern, in Tidal's words (again: swaps at the next cycle);
               d1 silence, hush, setcps 0.6, once $ …; :{ … :} for several lines; :patterns lists them
+              :samples [NAME] the sample banks' names (s "bd:3" plays bd's fourth file); NAME: which file it plays
               :loops          loops playing                  :stop [NAME]   stop a loop (all)
               :hush           silence now: notes released, loops ended, waiting notes dropped, all notes off on MIDI out
               :link [on|off|start|stop]  join/leave the Ableton Link session (peers, tempo, beat); start/stop the clock
@@ -246,7 +247,7 @@ public final class ReplSession: @unchecked Sendable {
             print("\(Music.identify(notes) ?? "no chord") (\(names))")
         case "hush":
             do { print(try Hush.perform(producer: producer, loops: loops)) } catch { print("\(error)") }
-        case "tempo", "quant", "loops", "stop", "patterns":
+        case "tempo", "quant", "loops", "stop", "patterns", "samples":
             timeCommand(name, args)
         case "link":
             linkCommand(args)

@@ -1,5 +1,6 @@
 import PodiumHost
 import PodiumPatterns
+import PodiumSamples
 
 // The REPL's musical-time commands: `:tempo`, `:quant`, `:loops`, `:stop`, and loop blocks.
 extension ReplSession {
@@ -48,6 +49,10 @@ extension ReplSession {
             guard let loops else { return print("patterns are not available here") }
             let rows = loops.patterns.list()
             print(rows.isEmpty ? "no pattern is playing" : rows.joined(separator: "\n"))
+        case "samples":
+            guard let samples = loops?.patterns.samples else { return print("no sample banks in this performance (podium play --samples DIR)") }
+            if let name = args.first { return print(samples.describe(name)) }
+            print(samples.library.listing() + "\n" + samples.summary)
         case "stop":
             guard let loops else { return print("loops are not available here") }
             if let name = args.first {

@@ -11,6 +11,7 @@ import PodiumHost
 ///     @3     :load lead2.orc   compile an orchestra file (beside the script): a hot swap
 ///     @4     :tempo 128        the beat clock's tempo (and `:quant bar|beat|N|off`)
 ///     @4     @bar i1 0 1 a4    the next bar after 4 s, p2 and p3 in beats (see `TimePrefix`)
+///     @5     d1 $ s "bd*2 sn"  a pattern statement, in Tidal's words (`hush`, `setcps` too)
 ///     @6     :quit             end the performance
 ///
 /// Lines without `@` happen right after the previous one.
@@ -23,6 +24,8 @@ public struct Script: Sendable, Equatable {
         /// The beat clock's tempo; the script's quantization of the score lines that follow.
         case tempo(Double)
         case quant(String)
+        /// A pattern statement (`d1 $ …`, `d1 silence`, `hush`, `setcps 0.5`, `once $ …`).
+        case pattern(String)
         case quit
     }
     public struct Step: Sendable, Equatable {
@@ -58,7 +61,11 @@ public struct Script: Sendable, Equatable {
                 throw ParseError(path: path, line: index + 1, message: error.description)
             }
             let action: Action
-            if line.hasPrefix(":") {
+            if ReplInterpreter.isPatternStatement(String(line)) {
+                // Read when it plays (the orchestra's own control names are known then); a
+                // refusal is the script's problem with its line, and the script goes on.
+                action = .pattern(String(line))
+            } else if line.hasPrefix(":") {
                 let words = line.split(whereSeparator: \.isWhitespace)
                 switch words.first {
                 case ":quit":

@@ -14,6 +14,8 @@ public final class ScriptPlayer: @unchecked Sendable {
     let score: ScoreInput
     /// Called for every problem (unknown instrument, unknown channel), on the player's thread.
     public var onProblem: (@Sendable (String) -> Void)?
+    /// Where the script's pattern statements play (nil: they are refused).
+    public var loops: LiveLoops?
 
     public init(script: Script, driver: JackDriver) {
         self.script = script
@@ -53,6 +55,14 @@ public final class ScriptPlayer: @unchecked Sendable {
     func perform(_ step: Script.Step, frame: Int64, timing: String?) {
         switch step.action {
         case .quit, .quant: return
+        case let .pattern(text):
+            guard let loops else {
+                onProblem?("line \(step.line): patterns are not available here")
+                return
+            }
+            do { _ = try loops.patterns.run(text, source: "script", producer: producer, loops: loops) } catch {
+                onProblem?("line \(step.line): \(error)")
+            }
         case let .tempo(bpm):
             do { try producer.post(.clock(tempo: bpm, frame: frame)) } catch { onProblem?("line \(step.line): \(error)") }
         case let .set(channel, value):

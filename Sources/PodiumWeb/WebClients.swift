@@ -3,6 +3,7 @@ import HummingbirdWebSocket
 import PodiumEngine
 import PodiumHost
 import PodiumOSC
+import PodiumSamples
 import PodiumSurfaces
 import Synchronization
 
@@ -212,7 +213,14 @@ final class WebClients: @unchecked Sendable {
         let values = current()
         let (layoutData, recent) = lock.withLock { ((try? JSONEncoder().encode(layout)) ?? Data(), console) }
         let layoutObject = (try? JSONSerialization.jsonObject(with: layoutData)) ?? [:]
-        return WebClients.json(["type": "hello", "layout": layoutObject, "values": values, "console": recent])
+        // The sample banks' names (`s "bd:3"` in a pattern), bank by bank.
+        let banks: [[String: Any]] = (loops?.patterns.samples?.library.banks ?? []).map { b in
+            ["bank": b.name, "names": b.sounds.keys.sorted().map { n in
+                let short = b.aliases.filter { $0.value == n }.keys.sorted()
+                return (short.isEmpty ? n : short.joined(separator: " ") + " = " + n) + (b.sounds[n]!.count > 1 ? ":\(b.sounds[n]!.count)" : "")
+            }]
+        }
+        return WebClients.json(["type": "hello", "layout": layoutObject, "values": values, "console": recent, "samples": banks])
     }
 
     func broadcast(_ text: String) {

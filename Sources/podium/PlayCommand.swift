@@ -143,6 +143,18 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "With --link: the session's start/stop starts and stops the beat clock (on the session's bar); :link start|stop reach the peers.")
     var linkStartStop = false
 
+    @Option(name: .long, help: "A sample bank: a folder per name (Dirt-Samples), a strudel.json, a Hydrogen drum kit or a folder of kits (repeat for more; looked up in the order given, then the default kits of Debian's hydrogen-data). `s \"bd:3\"` in a pattern plays its fourth bd.")
+    var samples: [String] = []
+
+    @Flag(name: .long, help: "No sample banks, not even the default kits (and no sampler instruments in the engine).")
+    var noSamples = false
+
+    @Flag(name: .long, help: "Load every file of the sample banks at the start, not on its first use.")
+    var preload = false
+
+    @Option(name: .long, help: "MiB the decoded samples may take (default 1024: about 45 minutes of mono at 48 kHz); a file past it is refused with a message.")
+    var samplesMemory: Int = SampleStore.defaultBudget >> 20
+
     enum ServerMode: String, ExpressibleByArgument { case auto, none, net }
 
     /// Where sessions go.
@@ -182,6 +194,8 @@ struct Play: ParsableCommand {
         if midiClock == .in && transport == .follow { throw ValidationError("--midi-clock in and --transport follow: the clock follows one leader; choose one") }
         if midiClock == .in && link { throw ValidationError("--midi-clock in and --link: the clock follows one leader (Link's session or the MIDI clock); choose one") }
         if let webToken, webToken.isEmpty || !webToken.allSatisfy({ $0.isLetter || $0.isNumber }) { throw ValidationError("--web-token: letters and digits only") }
+        if noSamples && !samples.isEmpty { throw ValidationError("--samples and --no-samples: choose one") }
+        if samplesMemory < 16 || samplesMemory > 1 << 20 { throw ValidationError("--samples-memory: \(samplesMemory) is not a budget (16 MiB to 1 TiB)") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
 
@@ -233,6 +247,10 @@ struct Play: ParsableCommand {
         o.link = link
         o.linkStartStop = linkStartStop
         o.crashGuard = true
+        o.samples = samples
+        o.defaultSamples = !noSamples
+        o.preloadSamples = preload
+        o.samplesMemory = samplesMemory << 20
         o.podiumVersion = Podium.version
         return o
     }

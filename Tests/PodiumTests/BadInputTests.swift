@@ -154,10 +154,11 @@ struct BadInputReadingTests {
         #expect(RecentInputs.lines.last == "i -2.5 0 -1 1e-07 123456789012")
         RecentInputs.note(Command(kind: .table, pfields: [1, 0, 8192, 10, 1]))
         #expect(RecentInputs.lines.last == "f 1 0 8192 10 1")
-        // Sixteen long fractions fit the slot or are cut at its end, never past it.
-        RecentInputs.note(Command.event([1] + Array(repeating: 0.123456789012345, count: 15)))
+        // The most p-fields a command holds, each a long fraction, fit the slot or are cut at its
+        // end, never past it.
+        RecentInputs.note(Command.event([1] + Array(repeating: 0.123456789012345, count: Command.maxPFields - 1)))
         let line = RecentInputs.lines.last ?? ""
-        #expect(line.hasPrefix("i 1 0.123456789012345 0.123456789012345") && line.utf8.count == 198, "\(line.utf8.count) bytes")
+        #expect(line.hasPrefix("i 1 0.123456789012345 0.123456789012345") && line.utf8.count == RecentInputs.slotBytes - 2, "\(line.utf8.count) bytes")
         // Numbers read as InputCheck words them, without a String made: exactly, for those of
         // 15 significant digits or fewer; those that need 16 or 17 read to 15.
         func text(_ v: Double) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumPatterns
 import PodiumHost
 import PodiumProbe
 import PodiumSession
@@ -21,6 +22,10 @@ final class ScriptTests {
         for name in scripts { #expect(throws: Never.self) { try Script(contentsOf: dir.appendingPathComponent(name).path) } }
         let demo = try Script(contentsOf: Paths.orchestra("synth.script"))
         #expect(demo.steps.last?.action == .quit && (28...35).contains(demo.steps.last?.time ?? 0))
+        // Its patterns (drums on the default kit's samples, a bassline) are Tidal's words.
+        let patterns = demo.steps.compactMap { if case let .pattern(text) = $0.action { return text }; return nil }
+        #expect(patterns.count >= 6)
+        for text in patterns { #expect(throws: Never.self, "\(text)") { try PatternLanguage().statement(text) } }
         let loads = demo.steps.filter { if case .load = $0.action { return true }; return false }
         #expect(loads.count == 1 && (10...20).contains(loads[0].time), "\(loads)")
         #expect(loads.first.map { if case let .load(path) = $0.action { return path == dir.appendingPathComponent("synth-lead.orc").path }; return false } == true)

@@ -257,6 +257,20 @@ function consoleLines(lines) {
   pre.scrollTop = pre.scrollHeight;
 }
 
+// The sample banks' names, as a pattern types them (s "bd:3"): a line per bank.
+function samples(banks) {
+  const box = document.getElementById("samples");
+  box.textContent = "";
+  for (const b of banks) {
+    const line = document.createElement("div");
+    const name = document.createElement("b");
+    name.textContent = b.bank + " ";
+    line.append(name, b.names.join(" · "));
+    box.append(line);
+  }
+  document.getElementById("samplesPanel").classList.toggle("hidden", banks.length === 0);
+}
+
 function connect() {
   const chip = document.getElementById("link");
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws${token ? "?token=" + encodeURIComponent(token) : ""}`);
@@ -264,7 +278,7 @@ function connect() {
   socket.onclose = () => { chip.textContent = "reconnecting…"; chip.classList.add("off"); setTimeout(connect, 1000); };
   socket.onmessage = e => {
     const m = JSON.parse(e.data);
-    if (m.type === "hello") { build(m.layout); apply(m.values); document.getElementById("console").textContent = ""; consoleLines(m.console); }
+    if (m.type === "hello") { build(m.layout); apply(m.values); document.getElementById("console").textContent = ""; consoleLines(m.console); samples(m.samples || []); }
     else if (m.type === "values") apply(m.values);
     else if (m.type === "console") consoleLines(m.lines);
     else if (m.type === "levels") levels(m.levels);

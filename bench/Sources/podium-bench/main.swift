@@ -386,10 +386,12 @@ do {
                         seconds: Double(option("--seconds") ?? "4") ?? 4)
     case "patterns":
         try patternsSection(cycles: Int(option("--cycles") ?? "60") ?? 60, seconds: Double(option("--seconds") ?? "10") ?? 10)
+    case "samples":
+        try samplesSection()
     case "web":
         try webSection(events: Int(option("--events") ?? "200") ?? 200, seconds: Double(option("--seconds") ?? "10") ?? 10)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, patterns, web, midi)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, patterns, samples, web, midi)\n".utf8))
         exit(64)
     }
 } catch {

@@ -1,0 +1,156 @@
+/// The sampler: Csound instruments that play a sample's tables with Tidal's controls, as
+/// SuperDirt does (compiled into a performance with sample banks, after its orchestra:
+/// `EngineOptions.sampler`). Samples reach it as tables made off the audio thread
+/// (`JackDriver.stageValues`), one per channel, at the engine's rate. Its p-fields are
+/// `SamplerOrchestra.fields`; the text's header explains each.
+public enum SamplerOrchestra {
+    /// p4 onwards, in order (what `SampleNotes` fills from an event's controls).
+    public static let fields = ["table", "table2", "speed", "begin", "end", "amp", "pan", "accelerate",
+                                "cutoff", "resonance", "hcutoff", "hresonance", "crush", "coarse", "shape",
+                                "cut", "orbit", "room", "size", "delay", "delaytime", "delayfeedback", "sample"]
+    public static let instrument = "podium_sampler"
+    /// The held instrument with every orbit's reverb and delay.
+    public static let orbits = "podium_orbits"
+
+    /// Csound gives a named instrument the first free number (from 1), which a live coder's next
+    /// `instr 3` would take over: the sampler's two are numbered instead, `first` and `first + 1`,
+    /// above the orchestra's own and at least 100 (`firstNumber`); a compile that defines either
+    /// number is refused, by name.
+    public static func text(first n: Int) -> String {
+        text.replacingOccurrences(of: "instr podium_sampler", with: "instr \(n)")
+            .replacingOccurrences(of: "instr podium_orbits", with: "instr \(n + 1)")
+            .replacingOccurrences(of: "\"podium_orbits\"", with: "\(n + 1)")
+            .replacingOccurrences(of: "\"podium_sampler\"", with: "\(n)")
+            // Instances made now, not in the callback when polyphony first grows (each takes
+            // about 0.5 MB of Csound's instance memory).
+            + "\nprealloc \(n), \(preallocated)\n"
+    }
+    /// Sampler voices made when the engine starts.
+    public static let preallocated = 16
+
+    /// The sampler's first number after an orchestra's instruments.
+    public static func firstNumber(after orchestra: InstrumentTable) -> Int { max(orchestra.numbers.max() ?? 0, 99) + 1 }
+
+    /// The whole part, in order: its setup (below), the effects (`SamplerEffects.swift`), the
+    /// instruments (`SamplerInstruments.swift`).
+    public static let text = setup + "\n" + effects + "\n" + instruments
+
+    /// The header (what each p-field means), configuration and global state.
+    static let setup = #"""
+        /*
+          podium-sampler.orc -- SuperDirt-style sample player for Podium (Csound 6.18)
+          ===========================================================================
+          Compiled after the user's orchestra (no header here); levels scale by 0dbfs.
+          Samples: one table per channel, ftlen = frames, already resampled to sr
+          (GEN -2); tables are used by number, ftsr/ftchnls are not used.
+          Behaviour follows SuperDirt 1.7.4 (classes/DirtEvent.sc, DirtOrbit.sc,
+          synths/core-synths.scd, core-modules.scd, core-synths-global.scd).
+
+          podium_sampler (instr; one note per Tidal/SuperDirt event)
+            p3   duration in s (Podium: remaining length at speed, or sustain/legato).
+                 The note ends earlier, with a fade reaching 0 exactly there, when the
+                 play position leaves [begin, end] (e.g. because of accelerate).
+            p4   left table          p5  right table (= p4, or <= 0, for a mono file)
+            p6   speed (1 normal, 2 octave up, < 0 backwards from end to begin, 0 silent)
+            p7   begin  p8 end       fractions 0..1 of the sample (end <= begin: silent)
+            p9   amp, linear (Podium: 0.4 * gain^4); multiplied by 0dbfs
+            p10  pan 0..1 (0.5 centre; folded like SuperDirt); equal power, as SC's
+                 Pan2 (mono file) and Balance2 (stereo file)
+            p11  accelerate: speed goes linearly from speed to speed * (1 + accelerate)
+                 over p3 (SuperDirt: Line.kr(speed, endSpeed, sustain))
+            p12  cutoff Hz (0 off)   p13 resonance 0..1    exact port of SC RLPF
+            p14  hcutoff Hz (0 off)  p15 hresonance 0..1   exact port of SC RHPF
+            p16  crush (0 off)       p17 coarse (<= 1 off)  p18 shape (0 off, 0..1)
+                 applied like SuperDirt: after panning, before the gain, in the order
+                 shape, hpf, crush, coarse, lpf
+            p19  cut group: 0 none; N > 0 stops every sounding note of group |N| on
+                 this orbit; N < 0 only those of the same sample (p26). 2 ms fade.
+            p20  orbit (integer; wrapped modulo giPodiumOrbits, negatives too)
+            p21  room: this note's send to the orbit reverb (0..1)
+            p22  size: orbit reverb size 0..1, set by the latest note with room > 0
+            p23  delay: this note's send to the orbit delay (0..1)
+            p24  delaytime (s, 0..4)  p25 delayfeedback (0..0.9): orbit delay,
+                 set by the latest note with delay > 0
+            p26  sample identity (any number; for negative cut groups)
+
+          podium_orbits (instr; held: reverb and delay of every orbit, after the notes)
+            Started by the global code below and by any sending note that finds it
+            not running (e.g. after a hush). Scheduling it again while it runs is
+            harmless (tied note, state kept); a second instance turns itself off.
+            An orbit's effects pause when nothing was sent for giPodiumIdleTime and
+            their output is silent.
+
+          Output of orbit k (after wrapping): channels 2k+1, 2k+2 when nchnls >= 2k+2,
+          else the pair k mod (nchnls / 2); nchnls = 1: mono (no panning, channels
+          summed, as SuperDirt with one channel).
+
+          The audio callback. podium_orbits' init pass runs inside it (at the first
+          k-cycle, and again when a note restarts it after a hush), so it allocates
+          and clears nothing big:
+          - Every delay line is a ring in a function table made by the global code
+            (when the part is compiled, before the callback starts): per orbit and
+            channel the delay (giPodiumMaxDelay, 1.5 MB at 48 kHz) and the reverb's
+            7 lines (about 220 KB together), 42 MB in all at 48 kHz, filled with
+            zeros there so that their pages are resident. podium_orbits only holds
+            its instances' frames: about 1 MB for all 12 orbits at ksmps 64 (a-rate
+            variables are ksmps * 8 bytes each), allocated at its first start and
+            reused by Csound after a hush (a restart allocates and clears nothing).
+          - The tables outlive podium_orbits, so an orbit's effects never replay what
+            they held before they (re)started or woke from an idle pause: the delay
+            keeps the time it woke (kt0) and clears, just before reading, the few
+            older samples a block reads (at most ksmps + 4 per ring and k-cycle); the
+            reverb does the same for each line during its first pass (a line is read
+            one line length after it is written). No full clear, no big memset.
+          - Instance frames grow with some constructs (Csound 6.18, bytes of every
+            instance): an array element read or written 16 K (ARRAY_GET/SET), each
+            variadic opcode (outch, min, max, schedule) 16 K, a conditional expression
+            1.7 K, an init or plain assignment of k/i variables 432, an a-rate variable
+            or temporary ksmps * 8. podium_orbits and its UDOs avoid the first three;
+            and an assignment of several k variables at once (kx, ky = ..) allocates
+            32 bytes in every k-cycle: none is used.
+        */
+
+        /* ------------------------------------------------------------------------
+           Configuration
+           ------------------------------------------------------------------------ */
+        giPodiumOrbits    init 12     ; orbit effect slots (SuperDirt starts 12)
+        giPodiumFadeIn    init 0.001  ; s, fade-in when not starting at frame 0 (SuperDirt fadeTime)
+        giPodiumFadeOut   init 0.002  ; s, release: at the end, when cut, when leaving the range
+        giPodiumMaxDelay  init 4      ; s, SuperDirt's maxDelayTime
+        giPodiumDelayDry  init 0      ; 1 = also pass the delay input through (SwitchDelay drylevel 1)
+        giPodiumCutSlots  init 32     ; cut groups 1..32 (larger ones wrap)
+        giPodiumCutRing   init 8      ; stop requests remembered per group and orbit
+        giPodiumIdleTime  init 4.5    ; s of silence before an orbit's effects pause
+
+        /* ------------------------------------------------------------------------
+           Global state (preallocated once)
+           ------------------------------------------------------------------------ */
+        ; Orbit state shared by the notes and podium_orbits, in a table and in audio
+        ; channels, not in arrays: each array element read or written in an instrument
+        ; or UDO takes 16 KB of its instance (Csound 6.18's ARRAY_GET/ARRAY_SET).
+        ; Per orbit k, at 4k .. 4k+3: latest reverb size, latest delaytime, latest
+        ; delayfeedback, time (times) until which sends may arrive.
+        giPodiumOrbitState ftgen 0, 0, -4 * giPodiumOrbits, -2, 0
+        ; Sends: audio channels podium.orbit.K.rev (mono reverb send), podium.orbit.K.dell
+        ; and podium.orbit.K.delr (delay send), made with the effect buffers below.
+        ; cut groups: per (group slot, orbit) a counter and a ring of stop requests,
+        ; each request = (1 = stop all / 0 = stop only sample id, sample id)
+        giPodiumCutState[]   init giPodiumCutSlots * giPodiumOrbits * (1 + 2 * giPodiumCutRing)
+        giPodiumOrbitsAskedAt init -1              ; time podium_orbits was last scheduled
+        giPodiumLastBadTable  init -1e9            ; warn once per missing table number
+        ; effect buffers (tables made by the code after the UDOs), see there. Per effect
+        ; channel c (orbit c/2, L or R), at 32c + 0: delay ring table, + 1..7: the
+        ; reverb's 7 line tables, + 8..14 and 15..21: their allpass coefficients as
+        ; ntrpol takes them (1 - g and -g / (1 - g) for alpass's g), + 22: the loop
+        ; gain offset, + 23 (left channel only): the orbit's longest line, + 24..30:
+        ; the lines' read offsets (table length - line length), + 31: the table (one
+        ; block long) where the orbit adds its output for that channel, one per output
+        ; channel pair (podium_orbits plays them; orbit p's are those of pair p)
+        giPodiumFxParm ftgen 0, 0, -64 * giPodiumOrbits, -2, 0
+        gkPodiumOutNow init 0                         ; an orbit added output this k-cycle
+        giPodiumRevKsmps   init 0                     ; local ksmps of the reverb (0: ksmps)
+
+        ; (no defaults needed: a note that sends to an effect also sets its parameters)
+
+        """#
+}
