@@ -81,6 +81,17 @@ final class SampleJackTests {
         try body(driver, loops, store, capture) { problems.withLock { $0 } }
     }
 
+    /// Plays a pattern statement for `seconds`, hushes, lets the last sounds end and stops the
+    /// capture; returns what the player said.
+    func play(_ text: String, for seconds: Double, _ driver: JackDriver, _ loops: LiveLoops, _ capture: CaptureClient) throws -> String {
+        let said = try loops.patterns.run(text, producer: driver.makeProducer(), loops: loops)
+        Thread.sleep(forTimeInterval: seconds)
+        _ = loops.patterns.hushAll()
+        Thread.sleep(forTimeInterval: 0.3)
+        capture.stopRecording()
+        return said
+    }
+
     /// Sample indices where sound starts after at least `gap` samples of silence.
     static func starts(_ s: [Float], threshold: Float = 0.01, gap: Int = 400) -> [Int] {
         var result: [Int] = [], quiet = gap
@@ -99,12 +110,8 @@ final class SampleJackTests {
     func filesByName() throws {
         try withSamples(seconds: 5) { driver, loops, store, capture, problems in
             let xrunsBefore = driver.stats.xruns
-            let said = try loops.patterns.run("d1 $ s \"tone:1 tone tone:3 tone:6\"", producer: driver.makeProducer(), loops: loops)
+            let said = try play("d1 $ s \"tone:1 tone tone:3 tone:6\"", for: 3.2, driver, loops, capture)
             #expect(said == "d1: playing")
-            Thread.sleep(forTimeInterval: 3.2)
-            _ = loops.patterns.hushAll()
-            Thread.sleep(forTimeInterval: 0.3)
-            capture.stopRecording()
             #expect(problems().isEmpty, "\(problems())")
             let s = capture.samples(0)
             let starts = SampleJackTests.starts(s)
@@ -203,11 +210,7 @@ final class SampleJackTests {
         try withSamples(seconds: 6, banks: []) { driver, loops, store, capture, problems in
             let xrunsBefore = driver.stats.xruns
             // A bar each (the snare lasts a second: nothing else sounds under either).
-            _ = try loops.patterns.run("d1 $ s \"<bd sn> ~\"", producer: driver.makeProducer(), loops: loops)
-            Thread.sleep(forTimeInterval: 4.3)
-            _ = loops.patterns.hushAll()
-            Thread.sleep(forTimeInterval: 0.3)
-            capture.stopRecording()
+            _ = try play("d1 $ s \"<bd sn> ~\"", for: 4.3, driver, loops, capture)
             #expect(problems().isEmpty, "\(problems())")
             let s = capture.samples(0)
             let kick = try SampleDecoder.decode(SampleLibrary.defaultKits + "/GMRockKit/Kick-Hardest.wav", sampleRate: 48000)
@@ -273,11 +276,7 @@ final class SampleJackTests {
         try FileManager.default.createDirectory(atPath: extra.path + "/bad", withIntermediateDirectories: true)
         try "not audio".write(toFile: extra.path + "/bad/0.wav", atomically: true, encoding: .utf8)
         try withSamples(seconds: 4, banks: [extra.path]) { driver, loops, store, capture, problems in
-            _ = try loops.patterns.run("d1 $ s \"ok*4 bad*4 nosuch*4\"", producer: driver.makeProducer(), loops: loops)
-            Thread.sleep(forTimeInterval: 2.2)
-            _ = loops.patterns.hushAll()
-            Thread.sleep(forTimeInterval: 0.2)
-            capture.stopRecording()
+            _ = try play("d1 $ s \"ok*4 bad*4 nosuch*4\"", for: 2.2, driver, loops, capture)
             let said = problems()
             #expect(said.filter { $0.contains("bad/0.wav: not a sound file libsndfile reads") }.count == 1, "\(said)")
             #expect(said.filter { $0.contains("no instrument \"nosuch\"") }.count == 1, "\(said)")
