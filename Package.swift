@@ -53,7 +53,7 @@ let package = Package(
         // mini-notation and pattern expressions. Pure: no JACK, no Csound, no threads.
         .target(name: "PodiumPatterns", linkerSettings: [.linkedLibrary("m")]),
         // Engine layer: the only code that calls csound*.
-        .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack"]),
+        .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack", "CThreads"]),
         // Audio files through libsndfile (render output, session recording, samples decoded and
         // resampled with libsamplerate).
         .target(name: "PodiumAudioFile", dependencies: ["CSndfile", "CSamplerate"]),
@@ -69,7 +69,7 @@ let package = Package(
         // Control surfaces: turn performer input (scripts, the REPL, piped input, live loops) into Commands.
         .target(name: "PodiumSurfaces", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumPatterns", "PodiumSamples", "PodiumAudioFile", "CReadline", "CJack", "CThreads"]),
         // The OSC control surface (liblo parses; Podium owns the socket and the schedule).
-        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumSamples", "CLo",
+        .target(name: "PodiumOSC", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumSamples", "PodiumPatterns", "CLo",
                                                  .product(name: "Yams", package: "Yams")]),
         // The browser surface: a stage page served over HTTP, controls and feedback over WebSocket.
         .target(name: "PodiumWeb", dependencies: ["PodiumEngine", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "PodiumOSC", "PodiumSamples", "CZlib",

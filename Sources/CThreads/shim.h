@@ -28,6 +28,26 @@ static inline int podium_nice_current_thread(int nice) {
   return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
+/// The calling thread at SCHED_FIFO priority 1 (above every ordinary thread, below JACK's),
+/// when the process may (RLIMIT_RTPRIO, or root); `podium_fifo_end` puts back what it had (its
+/// nice value too). For the few calls that hold a lock the audio thread may spin on.
+#include <pthread.h>
+#include <sched.h>
+typedef struct { int policy; struct sched_param param; int changed; } podium_sched_saved;
+static inline podium_sched_saved podium_fifo_begin(void) {
+  podium_sched_saved s;
+  s.changed = 0;
+  if (pthread_getschedparam(pthread_self(), &s.policy, &s.param) == 0 && s.policy == SCHED_OTHER) {
+    struct sched_param p;
+    p.sched_priority = 1;
+    s.changed = pthread_setschedparam(pthread_self(), SCHED_FIFO, &p) == 0;
+  }
+  return s;
+}
+static inline void podium_fifo_end(podium_sched_saved s) {
+  if (s.changed) pthread_setschedparam(pthread_self(), s.policy, &s.param);
+}
+
 /// The calling process is killed when the *thread* that started it ends (prctl(2): not the whole
 /// parent process), so only for a child forked by a process's one thread (prctl is variadic: not
 /// importable).

@@ -5,12 +5,14 @@ import PodiumRealtime
 public final class CommandProducer: @unchecked Sendable {
     unowned let driver: JackDriver
     let ring: Ring<Command>
-    private var nextID: UInt64 = 0
+    /// Ids are unique across producers: the ring's index in the top 16 bits.
+    private var nextID: UInt64
 
     // Thread: NRT (owner, in makeProducer)
-    init(driver: JackDriver, ring: Ring<Command>) {
+    init(driver: JackDriver, ring: Ring<Command>, index: Int) {
         self.driver = driver
         self.ring = ring
+        nextID = UInt64(index) << 48
     }
 
     /// Posts a command once `InputCheck` has passed it (the audio thread applies nothing

@@ -17,6 +17,9 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var maxCallbackCPUMicroseconds: Double
     public var maxCallbackNotes: UInt64
     public var maxCallbackVoices: UInt64
+    /// Whether an async compile merged in the longest callback, and the staged slices it copied.
+    public var maxCallbackMerged: Bool
+    public var maxCallbackSlices: UInt64
     /// When the longest callback began (monotonic ns, as `podium_now_ns` reads it).
     public var maxCallbackStartNanoseconds: UInt64
     /// Mean time per recorded k-cycle spent handing audio to the recording (interleave + ring write).
@@ -84,6 +87,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         maxCallbackCPUMicroseconds = Double(c(.maxCallbackCPUNs)) / 1000
         maxCallbackNotes = c(.maxCallbackNotes)
         maxCallbackVoices = c(.maxCallbackVoices)
+        maxCallbackMerged = c(.maxCallbackMerged) != 0
+        maxCallbackSlices = c(.maxCallbackSlices)
         maxCallbackStartNanoseconds = c(.maxCallbackStartNs)
         periodMicroseconds = Double(c(.lastPeriodFrames)) / sampleRate * 1e6
         lastPeriod = Int(c(.lastPeriodFrames))
@@ -133,7 +138,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var description: String {
         let pct = { (x: Double) in String(format: "%.1f%%", x * 100) }
         return "callbacks \(callbacks), k-cycles \(cycles), xruns \(xruns), commands \(commands) (late \(lateCommands)), "
-            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs (k-cycle \(maxCallbackCycle), CPU \(String(format: "%.0f", maxCallbackCPUMicroseconds)) µs, \(maxCallbackNotes) notes started, \(maxCallbackVoices) voices), "
+            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs (k-cycle \(maxCallbackCycle), CPU \(String(format: "%.0f", maxCallbackCPUMicroseconds)) µs, \(maxCallbackNotes) notes started, \(maxCallbackVoices) voices\(maxCallbackMerged ? ", a compile merged" : "")\(maxCallbackSlices > 0 ? ", \(maxCallbackSlices) table slices copied" : "")), "
             + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), "
             + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
             + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")

@@ -267,7 +267,7 @@ public final class JackDriver: @unchecked Sendable {
         lock.withLock {
             let index = state.pointee.ringCount.load(ordering: .acquiring)
             precondition(index < RTLimits.maxRings, "at most \(RTLimits.maxRings) command producers")
-            let producer = CommandProducer(driver: self, ring: Ring<Command>(capacity: 4096))
+            let producer = CommandProducer(driver: self, ring: Ring<Command>(capacity: 4096), index: index)
             state.pointee.rings[index] = producer.ring.raw
             state.pointee.ringCount.store(index + 1, ordering: .releasing)
             producers.append(producer)

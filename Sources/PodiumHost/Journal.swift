@@ -33,6 +33,8 @@ public final class Journal: @unchecked Sendable {
     private var stagedTables: [Int: (hash: String, index: Int)] = [:]
     /// The current k-cycle's lines, held back to coalesce channel sets.
     private var open: [JournalLine] = []
+    /// The k-cycle of the last line handed on (a `typed` line is stamped with it when none is open).
+    private var lastCycle: Int64 = 0
 
     public init() {}
 
@@ -216,6 +218,12 @@ public final class Journal: @unchecked Sendable {
         }
     }
 
+    /// What a performer evaluated in the editor, stamped with the last k-cycle journaled (the
+    /// lines stay in order; replay passes it by).
+    func typed(who: String, text: String) {
+        lock.withLock { append(.typed(cycle: open.last?.cycle ?? lastCycle, who: who, text: text)) }
+    }
+
     /// Notes that every line through `cycle` has been journaled.
     func sync(through cycle: Int64) {
         lock.withLock {
@@ -235,6 +243,7 @@ public final class Journal: @unchecked Sendable {
 
     private func flushOpen() {
         guard !open.isEmpty else { return }
+        lastCycle = open.last?.cycle ?? lastCycle
         total += open.count
         if keeping {
             pending.append(contentsOf: open)

@@ -23,6 +23,9 @@ import PodiumRealtime
 ///     <cycle> clock <tempo> <quantum> <beat> <running> [<rate>]   the beat clock from this k-cycle on
 ///                                                     (rate: Ableton Link's trim, when not 1)
 ///                                            (tempo, beats per bar, beat at the k-cycle, 1/0)
+///     <cycle> typed "<who>" "<text>"         what a performer evaluated in the editor (the page's
+///                                            name, the text): to read how the set was built;
+///                                            replay passes it by (what it did has lines of its own)
 ///     <cycle> sync                           events.log is complete through this k-cycle
 ///                                            (written about once a second; repair and replay
 ///                                            after a crash trust the audio only that far)
@@ -49,11 +52,13 @@ public enum JournalLine: Equatable, Sendable {
     case clock(cycle: Int64, state: ClockState)
     /// A hush before this k-cycle: the defined instruments up to `bound` released (`RTEngine.release`).
     case hush(cycle: Int64, bound: Int)
+    /// An evaluation a performer made in the editor (who, and the text).
+    case typed(cycle: Int64, who: String, text: String)
 
     public var cycle: Int64 {
         switch self {
         case let .event(c, _), let .table(c, _), let .set(c, _, _), let .momentary(c, _, _), let .string(c, _, _),
-             let .compile(c, _, _, _), let .stage(c, _, _, _, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _), let .clock(c, _), let .hush(c, _): return c
+             let .compile(c, _, _, _), let .stage(c, _, _, _, _, _), let .eval(c, _), let .score(c, _), let .engine(c, _), let .sync(c), let .midi(c, _), let .clock(c, _), let .hush(c, _), let .typed(c, _, _): return c
         }
     }
 

@@ -37,7 +37,7 @@ extension JackDriver {
     /// Starts the record of the longest callback again: a measurement's window (tests, benches).
     // Thread: NRT (any)
     public func resetLongestCallback() {
-        for i in [StatIndex.maxCallbackNs, .maxCallbackCPUNs, .maxCallbackStartNs, .maxCallbackCycle, .maxCallbackNotes, .maxCallbackVoices] {
+        for i in [StatIndex.maxCallbackNs, .maxCallbackCPUNs, .maxCallbackStartNs, .maxCallbackCycle, .maxCallbackNotes, .maxCallbackVoices, .maxCallbackMerged, .maxCallbackSlices] {
             podium_counter_store(state.pointee.stats + i.rawValue, 0)
         }
     }
@@ -55,6 +55,10 @@ extension JackDriver {
     /// for the compile queue's thread (`CompileQueue`, which every surface goes through) and for
     /// callers that own their thread (tests, tools). Returns the merge marker (see `Applied.compileMerged`).
     // Thread: NRT (the compile queue's, or a caller that may wait)
+    /// Journals what a performer evaluated in the editor (`typed` lines: who, and the text).
+    // Thread: NRT (any)
+    public func noteTyped(who: String, text: String) { journal.typed(who: who, text: text) }
+
     public func compileAndWait(_ text: String, source: String) throws -> UInt64 {
         try admitCompile(text, source: source)
         return try compileAdmitted(text, source: source)

@@ -31,6 +31,7 @@ public final class Performance: @unchecked Sendable {
     let router = ConsoleRouter()
     var driverStarted = false
     var textPort: CsoundTextPort?
+    public internal(set) var dirt: DirtSurface?
     var reloader: HotReload?
     var loops: LiveLoops?
     var loopsWatcher: FileWatcher?
@@ -119,6 +120,7 @@ public final class Performance: @unchecked Sendable {
         advertiser = nil
         osc?.stop()
         textPort?.stop()
+        dirt?.stop()
         reloader?.stop()
         loopsWatcher?.stop()
         patternsWatcher?.stop()
@@ -142,6 +144,7 @@ public final class Performance: @unchecked Sendable {
         if let summary = recording?.finish() { say("podium: \(summary)") }
         if started, let osc { say("podium: osc: \(osc.stats.summary)") }
         if started, let web { say("podium: web: \(web.stats.summary)") }
+        if started, let dirt { say("podium: dirt: \(dirt.summary)") }
         // Last, so that a newcomer sees it: the file to listen to.
         if started, recordForListening, let recorded { say("podium: " + ListenLine.describe(audio: recorded + "/audio.wav")) }
         router.stop()

@@ -32,6 +32,10 @@ public struct PerformanceOptions: Sendable {
     /// The OSC surface (nil: no OSC); its map (nil: `ORCHESTRA.oscmap.yaml` beside the orchestra, if any).
     public var osc: OSCOptions? = OSCOptions()
     public var oscMap: String?
+    /// The SuperDirt surface for TidalCycles (`--dirt`): its port, bind address and allowed
+    /// sources (nil: off); whether Podium's clock follows Tidal's (unless Link or transport lead).
+    public var dirt: OSCOptions?
+    public var dirtFollowsClock = true
     /// The csound `--port` text protocol: its port, bind address and allowed sources (nil: off).
     public var csoundPort: OSCOptions?
     /// The stage page (nil: off).

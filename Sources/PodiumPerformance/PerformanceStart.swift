@@ -57,10 +57,20 @@ extension Performance {
         }
         osc?.loops = loops
         web?.loops = loops
+        if let web {
+            // The editor lights each step as the audio thread starts its note.
+            loops.patterns.watchSteps = true
+            let sampleRate = driver.engine.sampleRate
+            driver.onApplied = { [weak web] a in
+                guard a.kind == .command, a.command.kind == .event, let step = loops.patterns.takeStep(a.id) else { return }
+                web?.lit(step, frame: a.frame + Int64((a.command.pfields[1] * sampleRate).rounded(.down)))
+            }
+        }
         // A hush from a controller (CC 123 on midi_in) ends the loops and patterns too; one a
         // surface posted did so when it was asked for (and ends nothing started since).
         driver.onHush = { loops.hushApplied() }
         try startCsoundPort(driver)
+        try startDirt(driver, loops: loops)
         startAdvertising()
         startInput(driver, recording: recording, loops: loops)
         startScript(driver)

@@ -181,6 +181,7 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
             return
         }
         _unsafePerformance { podium_counter_add_release(s.pointee.stats + StatIndex.stagedSlices.rawValue, 1) }
+        s.pointee.slicesThisCallback += 1
     case .setControl:
         if let ch = command.channel { RTEngine.store(ch, command.value) }
     case .setString:

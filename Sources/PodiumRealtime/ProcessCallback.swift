@@ -52,6 +52,7 @@ package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoi
     let elapsed = _unsafePerformance { podium_now_ns() } &- started
     let cpu = _unsafePerformance { podium_thread_cpu_ns() } &- startedCPU
     recordDuration(s, started: started, nanoseconds: elapsed, cpu: cpu, frames: n)
+    s.pointee.slicesThisCallback = 0
     // The load guard counts the CPU time this thread used, not time it waited to be scheduled.
     if performed, n > 0, let engine = s.pointee.engine {
         s.pointee.loadGuard.observe(load: Double(cpu) * s.pointee.sampleRate / (Double(n) * 1e9),
@@ -288,6 +289,8 @@ func recordDuration(_ s: UnsafeMutablePointer<RTState>, started: UInt64, nanosec
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackCPUNs.rawValue, cpu)
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackNotes.rawValue, notes)
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackVoices.rawValue, voices)
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackMerged.rawValue, s.pointee.mergedThisCallback ? 1 : 0)
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackSlices.rawValue, UInt64(s.pointee.slicesThisCallback))
         }
         podium_counter_add(s.pointee.stats + StatIndex.callbacks.rawValue, 1)
         podium_counter_max(s.pointee.stats + StatIndex.maxCallbackNs.rawValue, nanoseconds)

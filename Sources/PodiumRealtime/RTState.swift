@@ -38,6 +38,9 @@ public enum StatIndex: Int, CaseIterable {
     /// When the longest callback began (monotonic ns, `podium_now_ns`): what else the machine did
     /// then can be looked up (a test's twin client measures whether the whole machine was slow).
     case maxCallbackStartNs
+    /// What else the longest callback did: whether an async compile merged in it (1 or 0), and
+    /// the staged table slices it copied in.
+    case maxCallbackMerged, maxCallbackSlices
     /// MIDI out (`podium:midi_out`): messages written to the port; messages the port's buffer
     /// had no room for; messages the orchestra sent that were refused (not a channel or
     /// real-time message) or did not fit in a k-cycle's queue.
@@ -78,7 +81,7 @@ package enum RTLimits {
     package static var histogramStart: Int { StatIndex.allCases.count }
     package static var statCount: Int { histogramStart + histogramBuckets }
     package static var maxPorts: Int { 64 }
-    package static var maxRings: Int { 8 }
+    package static var maxRings: Int { 12 }
     package static var scheduleCapacity: Int { 1024 }
     package static var momentaryCapacity: Int { 256 }
     /// Instrument numbers a hush releases (the lowest ones when an orchestra defines more).
@@ -192,6 +195,8 @@ package struct RTState: ~Copyable {
     package var lastMerged = 0.0
     /// RT: an async compile merged during this callback (its duration is noted at the end).
     package var mergedThisCallback = false
+    /// RT: staged table slices taken during this callback.
+    package var slicesThisCallback = 0
     package var lastScored = 0.0
 
     /// RT: the recording's ring while one runs (adopted from `pendingTap`, like the engine).

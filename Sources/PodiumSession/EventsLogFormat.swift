@@ -22,6 +22,7 @@ extension JournalLine {
         case let .sync(c): return "\(c) sync"
         case let .midi(c, b): return "\(c) midi " + b.map { String(format: "%02x", $0) }.joined(separator: " ")
         case let .hush(c, bound): return "\(c) hush \(bound)"
+        case let .typed(c, who, t): return "\(c) typed \(JournalLine.quote(who)) \(JournalLine.quote(t))"
         case let .clock(c, st): return "\(c) clock \(st.tempo) \(st.quantum) \(st.beat) \(st.running ? 1 : 0)" + (st.rate == 1 ? "" : " \(st.rate)")
         }
     }
@@ -70,6 +71,7 @@ extension JournalLine {
             }
             return .stage(cycle: cycle, hash: h, index: i, table: t, offset: o, count: n)
         case "eval": return .eval(cycle: cycle, code: try string())
+        case "typed": let who = try string(); return .typed(cycle: cycle, who: who, text: try string())
         case "score": return .score(cycle: cycle, text: try string())
         case "sync": return .sync(cycle: cycle)
         case "midi":

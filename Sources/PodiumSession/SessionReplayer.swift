@@ -216,7 +216,7 @@ public final class SessionReplayer {
                             // As the callback: all notes off on every channel, after the k-cycle's messages.
                             hushAt = frames
                         }
-                    case .engine, .sync:
+                    case .engine, .sync, .typed:
                         break
                     }
                 }

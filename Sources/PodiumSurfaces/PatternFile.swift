@@ -58,7 +58,7 @@ extension PatternPlayer {
         var defined: Set<String> = []
         for (statement, firstLine) in PatternFile.statements(in: text) {
             do {
-                let (said, slot) = try carryOut(statement, source: source, producer: producer, loops: loops)
+                let (said, slot) = try carryOut(statement, source: source, line: firstLine, producer: producer, loops: loops)
                 if let slot { defined.insert(slot) }
                 if !said.hasSuffix(": unchanged") { messages.append(said) }
             } catch var e as PatternError {

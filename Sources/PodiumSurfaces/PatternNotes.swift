@@ -53,6 +53,36 @@ public enum PatternNotes {
         return found
     }
 
+    /// Every instrument's layout in these orchestra texts: declared ones by name or number, and
+    /// undeclared ones under "undeclared:KEY" (`freq amp`, as far as the instrument reads p-fields).
+    // Thread: any
+    public static func layouts(in texts: [String]) -> [String: [String]] {
+        var fresh = declarations(in: texts)
+        var keys: Set<String> = []
+        for t in texts {
+            for raw in t.split(whereSeparator: \.isNewline) {
+                let words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+                guard words.first == "instr" else { continue }
+                for w in words.dropFirst() {
+                    if w.hasPrefix(";") { break }
+                    keys.insert(String(w.drop(while: { $0 == "+" })))
+                }
+            }
+        }
+        for key in keys where fresh[key] == nil {
+            let instrument: ScoreLine.Instrument = Double(key).map { .number($0) } ?? .name(key)
+            let used = PFields.used(by: instrument, in: texts) ?? 5
+            fresh["undeclared:" + key] = Array(undeclaredLayout.prefix(max(0, used - 3)))
+        }
+        return fresh
+    }
+
+    /// The layout of the instrument named `key` in `layouts`.
+    // Thread: any
+    public static func layout(_ key: String, in layouts: [String: [String]]) -> [String] {
+        layouts[key] ?? layouts["undeclared:" + key] ?? undeclaredLayout
+    }
+
     /// `freq amp cutoff` or `p4=freq p6=cutoff` (a gap reads 0): the names of p4, p5, ….
     // Thread: any
     static func layout(_ text: Substring) -> [String] {
@@ -75,16 +105,26 @@ public enum PatternNotes {
     public static func fields(_ e: Event<ControlMap>, layout: [String], tempo: Double, quantum: Double,
                               into fields: inout [Double]) -> [String] {
         let c = e.value
-        func number(_ key: String) -> Double? { c[key]?.number }
         let whole = e.wholeOrPart
         let cycles = (whole.stop - whole.start).double
         let secondsPerCycle = 60 * quantum / tempo
         let beats: Double
-        if let sustain = number("sustain") { beats = sustain * tempo / 60 }
-        else { beats = cycles * quantum * (number("legato") ?? 1) }
+        if let sustain = c["sustain"]?.number { beats = sustain * tempo / 60 }
+        else { beats = cycles * quantum * (c["legato"]?.number ?? 1) }
+        return self.fields(c, length: beats, cycle: whole.start.double, delta: cycles * secondsPerCycle, cps: 1 / secondsPerCycle,
+                           layout: layout, into: &fields)
+    }
+
+    /// p3 onwards from an event's controls (a pattern's, or a SuperDirt message's): p3 is
+    /// `length` (beats or seconds, as the caller posts it), then the layout's values, with the
+    /// event's onset `cycle`, its length `delta` in seconds and the tempo `cps`.
+    // Thread: any
+    public static func fields(_ c: ControlMap, length: Double, cycle: Double, delta: Double, cps: Double,
+                              layout: [String], into fields: inout [Double]) -> [String] {
+        func number(_ key: String) -> Double? { c[key]?.number }
         fields.removeAll(keepingCapacity: true)
         fields.append(0)
-        fields.append(max(beats, 0))
+        fields.append(max(length, 0))
         let note = number("note") ?? number("n") ?? 0
         let midi = note + (number("octave") ?? 5) * 12
         for name in layout {
@@ -94,9 +134,9 @@ public enum PatternNotes {
             case "midi": v = midi
             case "note": v = note
             case "amp": v = (number("amp") ?? 0.4) * pow(number("gain") ?? 1, 4)
-            case "cps": v = 1 / secondsPerCycle
-            case "cycle": v = whole.start.double
-            case "delta": v = cycles * secondsPerCycle
+            case "cps": v = cps
+            case "cycle": v = cycle
+            case "delta": v = delta
             default: v = number(name) ?? defaults[name] ?? 0
             }
             fields.append(v.isFinite ? v : 0)

@@ -29,6 +29,10 @@ public final class PatternPlayer: @unchecked Sendable {
         var endsAtSwap = false
         var text: String
         var source: String?
+        /// The line of its source its text starts on (a file's, or the editor's buffer's), and
+        /// the pending text's: the page maps the events' spans to its lines with it.
+        var line = 1
+        var pendingLine = 1
         var events = 0
         /// Which definition `pattern` is (a problem is said once per definition).
         var version = 0
@@ -50,6 +54,13 @@ public final class PatternPlayer: @unchecked Sendable {
     /// Definitions so far: each gets the next number as its `version`.
     var versions = 0
     public var onProblem: (@Sendable (String) -> Void)?
+    /// Whether the page watches the steps (`PatternSteps.swift`); and the notes posted for it.
+    public var watchSteps: Bool {
+        get { lock.withLock { watching } }
+        set { lock.withLock { watching = newValue; if !newValue { steps.removeAll() } } }
+    }
+    var watching = false
+    var steps: [UInt64: Step] = [:]
     /// Sample banks: an `s` that names no instrument plays the sample of that name (set before
     /// patterns play).
     public var samples: SampleStore?
@@ -93,21 +104,21 @@ public final class PatternPlayer: @unchecked Sendable {
     /// A statement typed or sent (`d1 $ …`, `hush`, `setcps 0.5`, `once $ …`): carried out;
     /// says what it did. `producer` is the caller's, for a hush or a tempo.
     // Thread: any (the producer's)
-    public func run(_ text: String, source: String? = nil, producer: CommandProducer, loops: LiveLoops?) throws -> String {
-        try carryOut(text, source: source, producer: producer, loops: loops).said
+    public func run(_ text: String, source: String? = nil, line: Int = 1, producer: CommandProducer, loops: LiveLoops?) throws -> String {
+        try carryOut(text, source: source, line: line, producer: producer, loops: loops).said
     }
 
     /// `run`, and the slot a `d1 $ …` played in. Without a producer (a patterns file's watcher)
     /// `hush` and `once` are refused: a file is read again on every save, and they belong where
     /// they are typed.
     // Thread: any (the producer's, when one is given)
-    func carryOut(_ text: String, source: String?, producer: CommandProducer?, loops: LiveLoops?) throws -> (said: String, slot: String?) {
+    func carryOut(_ text: String, source: String?, line: Int = 1, producer: CommandProducer?, loops: LiveLoops?) throws -> (said: String, slot: String?) {
         let language = PatternLanguage(extraControls: declaredControls)
         switch try language.statement(text) {
         case let .play(slot, pattern):
             try PatternPlayer.checkDensity(pattern)
             let ends = PatternPlayer.isSilence(text)
-            return (try define(slot: slot, pattern: pattern, text: text, source: source, endsAtSwap: ends), slot)
+            return (try define(slot: slot, pattern: pattern, text: text, source: source, line: line, endsAtSwap: ends), slot)
         case .hush:
             guard let producer else { throw InputError("hush is not run from a patterns file (the file is read again on every save): type it") }
             return (try Hush.perform(producer: producer, loops: loops), nil)
@@ -153,12 +164,17 @@ public final class PatternPlayer: @unchecked Sendable {
     /// Plays `pattern` in `slot` (again: swaps at the next cycle not yet posted).
     // Thread: any
     @discardableResult
-    public func define(slot: String, pattern: Pattern<ControlMap>, text: String, source: String? = nil, endsAtSwap: Bool = false) throws(InputError) -> String {
+    public func define(slot: String, pattern: Pattern<ControlMap>, text: String, source: String? = nil, line: Int = 1, endsAtSwap: Bool = false) throws(InputError) -> String {
         lock.lock()
         defer { lock.unlock() }
         if var s = slots[slot] {
-            if s.text == text, s.pending == nil, s.source == source { return "\(slot): unchanged" }
+            if s.text == text, s.pending == nil, s.source == source {
+                s.line = line  // the same text moved in its file
+                slots[slot] = s
+                return "\(slot): unchanged"
+            }
             s.pending = pattern
+            s.pendingLine = line
             s.swapAt = nextBoundary
             s.endsAtSwap = endsAtSwap
             s.text = text
@@ -171,7 +187,7 @@ public final class PatternPlayer: @unchecked Sendable {
             throw InputError("\(slot): \(PatternPlayer.maximumSlots) patterns play already (d1 silence ends one)")
         }
         versions += 1
-        slots[slot] = Slot(pattern: pattern, text: text, source: source, version: versions)
+        slots[slot] = Slot(pattern: pattern, text: text, source: source, line: line, pendingLine: line, version: versions)
         return "\(slot): playing"
     }
 

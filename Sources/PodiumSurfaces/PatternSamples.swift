@@ -20,22 +20,22 @@ extension PatternPlayer {
 
     // Thread: podium-loops
     func postSample(_ e: Event<ControlMap>, sound: (name: String, index: Int), samples: SampleStore, slot: String, version: Int,
-                    producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?) {
+                    producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?, id: UInt64?) {
         let n = e.value["n"]?.number ?? 0
         let index = sound.index + Int(n.isFinite ? n.rounded(.down) : 0)
         let (lookup, choice) = samples.lookup(sound.name, index: index, bank: e.value["bank"]?.string)
         switch lookup {
         case .unknown:
-            return (false, once(version, "\(slot): no instrument \"\(sound.name)\" in the orchestra, and no sample of that name (:samples lists the banks' names)"))
+            return (false, once(version, "\(slot): no instrument \"\(sound.name)\" in the orchestra, and no sample of that name (:samples lists the banks' names)"), nil)
         case .failed:
-            return (false, nil)
+            return (false, nil, nil)
         case .loading:
             if waiting.count < PatternPlayer.maximumWaiting, let choice {
                 waiting.append(WaitingSample(event: e, choice: choice, slot: slot, version: version))
             } else if let choice {
                 samples.countLate(choice)
             }
-            return (false, nil)
+            return (false, nil, nil)
         case let .ready(loaded):
             return postLoaded(e, loaded, slot: slot, version: version, producer: producer, quantum: quantum, tempo: tempo)
         }
@@ -69,16 +69,16 @@ extension PatternPlayer {
 
     // Thread: podium-loops
     private func postLoaded(_ e: Event<ControlMap>, _ loaded: SampleStore.Loaded, slot: String, version: Int,
-                            producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?) {
+                            producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?, id: UInt64?) {
         guard let p1 = driver.samplerInstrument else {
-            return (false, once(version, "\(slot): the sampler's instruments are not in this performance (start it with sample banks)"))
+            return (false, once(version, "\(slot): the sampler's instruments are not in this performance (start it with sample banks)"), nil)
         }
         let secondsPerCycle = 60 * quantum / max(tempo, 1e-9)
         let whole = e.wholeOrPart
         let unknown = SampleNotes.fields(e.value, sample: (loaded.tables, loaded.frames, loaded.sampleRate, loaded.id),
                                          delta: (whole.stop - whole.start).double * secondsPerCycle, cps: 1 / secondsPerCycle,
                                          into: &fieldBuffer)
-        guard fieldBuffer[1] > 0 else { return (false, nil) }
+        guard fieldBuffer[1] > 0 else { return (false, nil, nil) }
         fieldBuffer[1] *= tempo / 60  // seconds → beats (the audio thread turns them back at the tempo it starts with)
         var problem: String?
         if let extra = unknown.first {
@@ -88,10 +88,10 @@ extension PatternPlayer {
             let posted = try fieldBuffer.withUnsafeBufferPointer { f throws(InputError) in
                 try producer.event(p1: p1, f, quantize: .beat(e.wholeStart.double * quantum))
             }
-            if posted == nil { return (false, once(version, "\(slot): the command ring is full: notes not played")) }
+            if posted == nil { return (false, once(version, "\(slot): the command ring is full: notes not played"), nil) }
+            return (true, problem, posted)
         } catch {
-            return (false, once(version, "\(slot): \(error.description)"))
+            return (false, once(version, "\(slot): \(error.description)"), nil)
         }
-        return (true, problem)
     }
 }

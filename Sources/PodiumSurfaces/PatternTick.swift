@@ -13,7 +13,7 @@ extension PatternPlayer {
         var horizon: Time
         var generation: Int
         /// `version`: which definition of the slot the arc plays (its problems are said once each).
-        var arcs: [(slot: String, version: Int, pattern: Pattern<ControlMap>, from: Time, to: Time)] = []
+        var arcs: [(slot: String, version: Int, pattern: Pattern<ControlMap>, from: Time, to: Time, line: Int, source: String?)] = []
         var onces: [Pattern<ControlMap>] = []
         var newCycle = false
     }
@@ -51,13 +51,14 @@ extension PatternPlayer {
             }
         }
         var posted = 0, counts: [String: Int] = [:]
-        func postAll(_ events: [Event<ControlMap>], slot: String, version: Int) {
+        func postAll(_ events: [Event<ControlMap>], slot: String, version: Int, origin: (line: Int, source: String?)? = nil) {
             for e in events.sorted(by: { $0.wholeStart < $1.wholeStart }) {
                 if posted >= PatternPlayer.maximumEventsPerTick {
                     problems.append(once(version, "\(slot): more than \(PatternPlayer.maximumEventsPerTick) events in \(Int(PatternPlayer.chunkSeconds * 1000)) ms; the rest were dropped"))
                     return
                 }
-                let (sent, problem) = post(e, slot: slot, version: version, producer: producer, quantum: quantum, tempo: clock.tempo)
+                let (sent, problem, id) = post(e, slot: slot, version: version, producer: producer, quantum: quantum, tempo: clock.tempo)
+                if let id, let origin { noteStep(id, slot: slot, line: origin.line, source: origin.source, spans: e.context) }
                 if let problem { problems.append(problem) }
                 posted += 1
                 if sent { counts[slot, default: 0] += 1 }
@@ -67,7 +68,7 @@ extension PatternPlayer {
             let events = arc.pattern.queryArc(arc.from, arc.to).filter(\.hasOnset)
             // A hush since the plan: nothing more from it.
             if lock.withLock({ generation }) != plan.generation { break }
-            postAll(events, slot: arc.slot, version: arc.version)
+            postAll(events, slot: arc.slot, version: arc.version, origin: (arc.line, arc.source))
         }
         for pattern in plan.onces where lock.withLock({ generation }) == plan.generation {
             // `once`: the pattern's first cycle, played from the horizon.
@@ -105,18 +106,19 @@ extension PatternPlayer {
             for name in slots.keys.sorted() {
                 guard var slot = slots[name] else { continue }
                 if let pending = slot.pending, slot.swapAt < horizon {
-                    if from < slot.swapAt { plan.arcs.append((name, slot.version, slot.pattern, from, slot.swapAt)) }
+                    if from < slot.swapAt { plan.arcs.append((name, slot.version, slot.pattern, from, slot.swapAt, slot.line, slot.source)) }
                     if slot.endsAtSwap {
                         slots[name] = nil
                         continue
                     }
                     versions += 1
                     slot.version = versions
-                    plan.arcs.append((name, slot.version, pending, max(from, slot.swapAt), horizon))
+                    slot.line = slot.pendingLine
+                    plan.arcs.append((name, slot.version, pending, max(from, slot.swapAt), horizon, slot.line, slot.source))
                     slot.pattern = pending
                     slot.pending = nil
                 } else {
-                    plan.arcs.append((name, slot.version, slot.pattern, from, horizon))
+                    plan.arcs.append((name, slot.version, slot.pattern, from, horizon, slot.line, slot.source))
                 }
                 slots[name] = slot
             }
@@ -154,37 +156,20 @@ extension PatternPlayer {
         let texts = driver.engine.orchestraTexts
         guard texts.count != layoutsFrom else { return }
         layoutsFrom = texts.count
-        var fresh = PatternNotes.declarations(in: texts)
-        var keys: Set<String> = []
-        for t in texts {
-            for raw in t.split(whereSeparator: \.isNewline) {
-                let words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
-                guard words.first == "instr" else { continue }
-                for w in words.dropFirst() {
-                    if w.hasPrefix(";") { break }
-                    keys.insert(String(w.drop(while: { $0 == "+" })))
-                }
-            }
-        }
-        for key in keys where fresh[key] == nil {
-            let instrument: ScoreLine.Instrument = Double(key).map { .number($0) } ?? .name(key)
-            let used = PFields.used(by: instrument, in: texts) ?? 5
-            fresh["undeclared:" + key] = Array(PatternNotes.undeclaredLayout.prefix(max(0, used - 3)))
-        }
-        layouts = fresh
+        layouts = PatternNotes.layouts(in: texts)
     }
 
     /// One event as a note: whether it went into the ring, and a problem's message (once per
     /// name; "" when already said), or nil.
     // Thread: podium-loops
-    func post(_ e: Event<ControlMap>, slot: String, version: Int, producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?) {
+    func post(_ e: Event<ControlMap>, slot: String, version: Int, producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?, id: UInt64?) {
         guard let sound = PatternNotes.sound(e.value["s"]) else {
-            return (false, once(version, "\(slot): an event without `s` (name an instrument: # s \"bass\")"))
+            return (false, once(version, "\(slot): an event without `s` (name an instrument: # s \"bass\")"), nil)
         }
         let instrument: ScoreLine.Instrument = Double(sound.name).map { .number($0) } ?? .name(sound.name)
         guard let p1 = driver.p1(for: instrument), p1 > 0 else {
             if let samples { return postSample(e, sound: sound, samples: samples, slot: slot, version: version, producer: producer, quantum: quantum, tempo: tempo) }
-            return (false, once(version, "\(slot): no instrument \"\(sound.name)\" in the orchestra"))
+            return (false, once(version, "\(slot): no instrument \"\(sound.name)\" in the orchestra"), nil)
         }
         let key = sound.name
         let layout = layouts[key] ?? layouts["undeclared:" + key] ?? PatternNotes.undeclaredLayout
@@ -198,10 +183,10 @@ extension PatternPlayer {
             let posted = try fieldBuffer.withUnsafeBufferPointer { f throws(InputError) in
                 try producer.event(p1: p1, f, quantize: .beat(beat))
             }
-            if posted == nil { return (false, once(version, "\(slot): the command ring is full: notes not played")) }
+            if posted == nil { return (false, once(version, "\(slot): the command ring is full: notes not played"), nil) }
+            return (true, problem, posted)
         } catch {
-            return (false, once(version, "\(slot): \(error.description)"))
+            return (false, once(version, "\(slot): \(error.description)"), nil)
         }
-        return (true, problem)
     }
 }

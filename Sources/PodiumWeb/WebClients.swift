@@ -37,7 +37,7 @@ final class WebClients: @unchecked Sendable {
     let producer: Mutex<CommandProducer>
     let score: ScoreInput
     let lock = NSLock()
-    private var queues: [Int: AsyncStream<String>.Continuation] = [:]
+    var queues: [Int: AsyncStream<String>.Continuation] = [:]
     private var nextID = 0
     var layout: WebLayout
     /// The performance's live loops (a hush ends them).
@@ -57,10 +57,22 @@ final class WebClients: @unchecked Sendable {
     private var counters = WebStats()
     private let running = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
-    var onNotice: (@Sendable (String) -> Void)?
+    var onNotice: (@Sendable (String) -> Void)? {
+        didSet { rooms.onNotice = onNotice }
+    }
+    /// The editor's buffers (name → file) and the relay that lets pages edit them together.
+    let rooms: CollabRooms
+    /// Feedback ticks, for the roll's pace (podium-web only).
+    var rollTicks = 0
+    /// Pages opened with the audience's token: they see, they do not act.
+    var readOnlyPages: Set<Int> = []
+    /// The lane the editor's orchestra evaluations go through (the compile queue, one at a time a page).
+    let lane: SurfaceLane
 
     // Thread: NRT (owner)
-    init(driver: JackDriver, orchestra: String, map: OSCMap?) {
+    init(driver: JackDriver, orchestra: String, map: OSCMap?, files: [String: String] = [:]) {
+        rooms = CollabRooms(files: files)
+        lane = SurfaceLane(driver: driver)
         self.driver = driver
         self.orchestra = orchestra
         self.map = map
@@ -80,7 +92,7 @@ final class WebClients: @unchecked Sendable {
 
     // MARK: a page's connection — Thread: Hummingbird's event loops
 
-    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, readOnly: Bool = false) async throws {
         let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(256))
         // The layout and every value first, then what changes: registered and greeted under one
         // lock, so that no broadcast reaches this page before its hello.
@@ -88,11 +100,12 @@ final class WebClients: @unchecked Sendable {
         let id = lock.withLock { () -> Int in
             nextID += 1
             queues[nextID] = continuation
+            if readOnly { readOnlyPages.insert(nextID) }
             continuation.yield(greeting)
             return nextID
         }
         defer {
-            lock.withLock { queues[id] = nil }
+            lock.withLock { queues[id] = nil; readOnlyPages.remove(id) }
             releaseHeld(page: id)
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -116,6 +129,10 @@ final class WebClients: @unchecked Sendable {
     }
 
     func count(_ change: (inout WebStats) -> Void) { lock.withLock { change(&counters) } }
+
+    /// A message to one page (an answer that comes later: a compile's).
+    // Thread: any
+    func send(to page: Int, _ text: String) { _ = lock.withLock { queues[page]?.yield(text) } }
 
     /// A request answered 403: counted by kind, said on the console at most once a second.
     // Thread: Hummingbird's event loop
@@ -177,6 +194,7 @@ final class WebClients: @unchecked Sendable {
         }
         silent = quiet
         if status { broadcast(statusMessage()) }
+        if status || tickRoll() { sendRoll() }
     }
 
     /// Input and output channel values now (inputs as the engine holds them: set by any surface).
@@ -195,7 +213,7 @@ final class WebClients: @unchecked Sendable {
         let beat = driver.beatNow
         let (bar, inBar) = ReplSession.barAndBeat(beat, quantum: c.quantum)
         return WebClients.json(["type": "status", "dsp": s.dspLoad, "xruns": Int(s.xruns), "tempo": c.tempo, "beat": beat,
-                                "bar": bar, "beatInBar": inBar, "pages": lock.withLock { queues.count }])
+                                "bar": bar, "beatInBar": inBar, "quantum": c.quantum, "pages": lock.withLock { queues.count }])
     }
 
     /// Console lines for every page (the last 200 are kept for pages that connect later).

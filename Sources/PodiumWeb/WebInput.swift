@@ -23,8 +23,14 @@ extension WebClients {
             count { $0.malformed += 1 }
             return WebClients.json(["type": "error", "message": "not a JSON object with a \"type\""])
         }
+        if lock.withLock({ readOnlyPages.contains(page) }) {
+            count { $0.refused += 1 }
+            return WebClients.json(["type": "error", "message": "this page is the audience's (read-only): \(type.prefix(20)) not done"])
+        }
         do {
             switch type {
+            case "eval":
+                return try evaluate(object, page: page)
             case "set":
                 guard let name = object["channel"] as? String, let value = WebClients.number(object["value"]) else {
                     throw InputError("set needs \"channel\" (a name) and \"value\" (a number)")
@@ -68,7 +74,7 @@ extension WebClients {
                 guard try producer.withLock({ try $0.clock(tempo: bpm) }) != nil else { throw InputError("command ring full: not applied") }
                 count { $0.applied += 1 }
             default:
-                throw InputError("unknown message type \"\(type.prefix(40))\" (set, momentary, push, pie, motion, score, tempo, hush)")
+                throw InputError("unknown message type \"\(type.prefix(40))\" (set, momentary, push, pie, motion, score, tempo, hush, eval)")
             }
             return nil
         } catch {

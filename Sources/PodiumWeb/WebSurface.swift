@@ -25,6 +25,9 @@ public struct WebOptions: Sendable {
     public var token: String
     /// Origins whose pages may use the WebSocket besides the page's own (`--web-origin`).
     public var origins: [String] = []
+    /// The audience's token: the stage page and the editor with it are read-only (they see the
+    /// set being built and what plays; every action they send is refused). A new one each performance.
+    public var audienceToken = WebOptions.newToken()
 
     public init(port: Int = WebOptions.defaultPort, bind: String = "127.0.0.1", allow: [CIDR] = [], token: String? = nil, origins: [String] = []) {
         self.port = port
@@ -74,9 +77,10 @@ public final class WebSurface: @unchecked Sendable {
     }
 
     // Thread: NRT (owner)
-    public init(driver: JackDriver, options: WebOptions, orchestra: String, map: OSCMap?) {
+    /// `files`: the editor's buffers, by name (`orchestra`, `patterns`, `loops`), and the files they edit.
+    public init(driver: JackDriver, options: WebOptions, orchestra: String, map: OSCMap?, files: [String: String] = [:]) {
         self.options = options
-        clients = WebClients(driver: driver, orchestra: orchestra, map: map)
+        clients = WebClients(driver: driver, orchestra: orchestra, map: map, files: files)
     }
 
     /// The port the server listens on (once started).
@@ -88,6 +92,10 @@ public final class WebSurface: @unchecked Sendable {
 
     /// The page's address, with its token.
     public var url: String { "http://\(host):\(port)/?token=\(options.token)" }
+    /// The editor's address, with the token.
+    public var editorURL: String { "http://\(host):\(port)/editor?token=\(options.token)" }
+    /// The audience's read-only view of the editor.
+    public var audienceURL: String { "http://\(host):\(port)/editor?token=\(options.audienceToken)&readonly=1" }
     /// Its WebSocket's address, with the token (a client must also send the page's Origin, `http://HOST:PORT`).
     public var socketURL: String { "ws://\(host):\(port)/ws?token=\(options.token)" }
     private var host: String { options.bind == "0.0.0.0" ? (lanHost ?? "127.0.0.1") : options.bind }
@@ -98,17 +106,26 @@ public final class WebSurface: @unchecked Sendable {
         let router = Router(context: WebContext.self)
         let page = try WebPage()
         let clients = self.clients
+        let audience = options.audienceToken
         router.get("/") { _, _ in page.response("index.html") }
+        router.get("/editor") { _, _ in page.response("editor.html") }
         router.get("/:file") { _, context -> Response in
-            guard let file = context.parameters.get("file"), ["app.js", "style.css"].contains(file) else { return Response(status: .notFound) }
+            guard let file = context.parameters.get("file"), WebPage.served.contains(file) else { return Response(status: .notFound) }
             return page.response(file)
         }
-        router.ws("/ws") { _, _ in .upgrade() } onUpgrade: { inbound, outbound, _ in
-            try await clients.serve(inbound: inbound, outbound: outbound)
+        router.get("/lib/**") { _, context -> Response in WebLibraries.response(context.parameters.getCatchAll()) }
+        router.ws("/ws") { _, _ in .upgrade() } onUpgrade: { inbound, outbound, context in
+            try await clients.serve(inbound: inbound, outbound: outbound, readOnly: WebSurface.query(context.request, "token") == audience)
+        }
+        let rooms = clients.rooms
+        router.ws("/collab/:buffer") { _, _ in .upgrade() } onUpgrade: { inbound, outbound, context in
+            let buffer = String(context.request.uri.path.split(separator: "/").last ?? "")
+            try await rooms.serve(buffer: buffer, name: WebSurface.query(context.request, "name") ?? "guest",
+                                  readOnly: WebSurface.query(context.request, "token") == audience, inbound: inbound, outbound: outbound)
         }
         // Every request is checked before the router sees it (WebTrust.swift).
         let rules = WebTrustHandler.Rules(trust: WebTrust(bind: options.bind, extraOrigins: options.origins), allow: options.allow,
-                                          token: options.token, port: { [server] in server.port.withLock { $0 } ?? -1 },
+                                          token: options.token, audienceToken: options.audienceToken, port: { [server] in server.port.withLock { $0 } ?? -1 },
                                           refused: { kind, why in clients.refused(kind, why) })
         let webSocketResponder = router.buildResponder()
         let channel = HTTPServerBuilder { responder in
@@ -153,9 +170,21 @@ public final class WebSurface: @unchecked Sendable {
         set { clients.loops = newValue }
     }
 
+    /// A pattern's note the audio thread started on `frame`: its steps light up on the pages.
+    // Thread: the driver's supervisor
+    public func lit(_ step: PatternPlayer.Step, frame: Int64) { clients.lit(step, frame: frame) }
+
+    /// Pages editing together now, frames relayed, saves.
+    public var collabStats: (pages: Int, relayed: Int, saves: Int, dropped: Int) { clients.rooms.stats }
+
     /// Console lines for every open page.
     // Thread: the console router's
     public func console(_ lines: [String]) { clients.console(lines) }
+
+    /// A query parameter of a request.
+    static func query(_ request: Request, _ name: String) -> String? {
+        URLComponents(string: request.uri.description)?.queryItems?.first(where: { $0.name == name })?.value
+    }
 
     static func isAllowed(_ address: SocketAddress?, allow: [CIDR]) -> Bool {
         guard let ip = address?.ipAddress, let v4 = Endpoint.parse(ip) else { return false }
@@ -179,7 +208,11 @@ public struct WebError: Error, CustomStringConvertible {
 /// or in `$PODIUM_PAGE`. Not through `Bundle.module`, which outside the build tree ends the
 /// program instead of failing.
 struct WebPage: Sendable {
-    static let fileNames = [("index.html", "text/html"), ("app.js", "text/javascript"), ("style.css", "text/css")]
+    static let fileNames = [("index.html", "text/html"), ("app.js", "text/javascript"), ("style.css", "text/css"),
+                            ("editor.html", "text/html"), ("editor.js", "text/javascript"), ("editor-host.js", "text/javascript"),
+                            ("modes.js", "text/javascript"), ("editor.css", "text/css")]
+    /// The files a page may ask for by name (the two pages are `/` and `/editor`).
+    static let served: Set<String> = ["app.js", "style.css", "editor.js", "editor-host.js", "modes.js", "editor.css"]
     let files: [String: (String, ByteBuffer)]
 
     /// The first of the places the page may be that holds its files.
@@ -198,7 +231,7 @@ struct WebPage: Sendable {
     init() throws {
         let (found, searched) = WebPage.directory()
         guard let dir = found else {
-            throw WebError("the stage page's files (index.html, app.js, style.css) are not installed: looked in \(searched.joined(separator: ", ")) (set PODIUM_PAGE to their directory)")
+            throw WebError("the stage page's files (index.html, app.js, style.css, editor.html, …) are not installed: looked in \(searched.joined(separator: ", ")) (set PODIUM_PAGE to their directory)")
         }
         var files: [String: (String, ByteBuffer)] = [:]
         for (name, type) in WebPage.fileNames {

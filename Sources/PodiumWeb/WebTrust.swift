@@ -120,6 +120,8 @@ final class WebTrustHandler: ChannelInboundHandler, RemovableChannelHandler {
         let trust: WebTrust
         let allow: [CIDR]
         let token: String
+        /// The audience's token: the same pages, read-only (`WebOptions.audienceToken`).
+        let audienceToken: String
         /// The port the server listens on (known once it runs).
         let port: @Sendable () -> Int
         let refused: @Sendable (WebRefusal, String) -> Void
@@ -159,14 +161,16 @@ final class WebTrustHandler: ChannelInboundHandler, RemovableChannelHandler {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         do throws(WebTrust.Refusal) {
             try rules.trust.check(host: hosts.first, otherHosts: max(0, hosts.count - 1), origin: head.headers["Origin"].first,
-                                  port: rules.port(), originRequired: path == "/ws")
+                                  port: rules.port(), originRequired: path == "/ws" || path.hasPrefix("/collab/"))
         } catch {
             if case .host = error { return (.host, error.text) }
             return (.origin, error.text)
         }
-        if path == "/" || path == "/ws",
-           URLComponents(string: head.uri)?.queryItems?.first(where: { $0.name == "token" })?.value != rules.token {
-            return (.token, "wrong or missing token: open the address podium printed")
+        if path == "/" || path == "/ws" || path == "/editor" || path.hasPrefix("/collab/") {
+            let given = URLComponents(string: head.uri)?.queryItems?.first(where: { $0.name == "token" })?.value
+            guard given == rules.token || given == rules.audienceToken else {
+                return (.token, "wrong or missing token: open the address podium printed")
+            }
         }
         return nil
     }

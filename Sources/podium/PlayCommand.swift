@@ -65,6 +65,21 @@ struct Play: ParsableCommand {
     @Option(name: .long, help: "The orchestra's OSC map (YAML; default: ORCHESTRA.oscmap.yaml beside it, when present).")
     var oscMap: String?
 
+    @Flag(name: .long, help: "Listen for TidalCycles as SuperDirt does (/dirt/play, /dirt/handshake; UDP 57120): Tidal's standard BootTidal plays Podium's instruments and samples, and Podium's clock follows Tidal's cps.")
+    var dirt = false
+
+    @Option(name: .long, help: "The SuperDirt port (default 57120: Tidal's superdirtTarget).")
+    var dirtPort: UInt16?
+
+    @Option(name: .long, help: "Address to listen for SuperDirt messages on (default: loopback; a LAN address for Tidal on another machine).")
+    var dirtBind = "127.0.0.1"
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Source ranges allowed to send SuperDirt messages besides loopback (CIDR).")
+    var dirtAllow: [String] = []
+
+    @Flag(name: .long, help: "With --dirt: do not move Podium's clock to Tidal's cps and cycle.")
+    var noDirtClock = false
+
     @Option(name: .long, help: "Also take the csound --port UDP text protocol on this port (editor plugins).")
     var csoundPort: UInt16?
 
@@ -197,6 +212,11 @@ struct Play: ParsableCommand {
         if noSamples && !samples.isEmpty { throw ValidationError("--samples and --no-samples: choose one") }
         if samplesMemory < 16 || samplesMemory > 1 << 20 { throw ValidationError("--samples-memory: \(samplesMemory) is not a budget (16 MiB to 1 TiB)") }
         for c in oscAllow where CIDR(c) == nil { throw ValidationError("--osc-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
+        if !dirt && (dirtPort != nil || dirtBind != "127.0.0.1" || !dirtAllow.isEmpty || noDirtClock) {
+            throw ValidationError("--dirt-port, --dirt-bind, --dirt-allow and --no-dirt-clock go with --dirt")
+        }
+        if Endpoint.parse(dirtBind) == nil { throw ValidationError("--dirt-bind: not an IPv4 address: \(dirtBind)") }
+        for c in dirtAllow where CIDR(c) == nil { throw ValidationError("--dirt-allow: not a CIDR range: \(c) (e.g. 192.168.1.0/24)") }
     }
 
     /// What to play and which surfaces to open, from the arguments.
@@ -225,6 +245,8 @@ struct Play: ParsableCommand {
         oscOptions.portTries = oscPort == nil ? Play.defaultTries : 1
         o.osc = noOsc ? nil : oscOptions
         o.oscMap = oscMap
+        o.dirt = dirt ? OSCOptions(port: dirtPort ?? DirtSurface.defaultPort, bind: dirtBind, allow: dirtAllow.compactMap(CIDR.init)) : nil
+        o.dirtFollowsClock = !noDirtClock
         o.csoundPort = csoundPort.map { port in
             var p = oscOptions
             p.port = port

@@ -124,13 +124,14 @@ final class SampleJackTests {
             // (a new slot starts at once, anywhere in the cycle, as in Tidal).
             let expected: [Double] = [400, 300, 600, 500]
             let offset = expected.firstIndex(of: pitches.first ?? 0) ?? 0
+            // (An xrun of this shared machine drops captured frames: a gap then reads short, and
+            // a tone's window holds a seam: at most one pitch misread per xrun counted.)
+            let xruns = driver.stats.xruns - xrunsBefore
             let wrong = pitches.enumerated().filter { $0.element != expected[($0.offset + offset) % 4] }
-            #expect(wrong.isEmpty, "pitches \(pitches)")
+            #expect(wrong.count <= Int(xruns), "pitches \(pitches), \(xruns) xruns")
             // Every event from the first on sounded, a quarter of a second apart, though each
             // file was loaded on its first use.
-            // (An xrun of this shared machine drops captured frames: a gap then reads short.)
             let gaps = zip(starts, starts.dropFirst()).map { $1 - $0 }
-            let xruns = driver.stats.xruns - xrunsBefore
             #expect(gaps.allSatisfy { abs($0 - 12000) < 40 } || xruns > 0, "the sounds' spacing in samples: \(gaps)")
             #expect(store.late == 0, "\(store.late) events late while loading")
             #expect(store.summary.hasPrefix("4 files loaded"), "\(store.summary)")
@@ -208,6 +209,11 @@ final class SampleJackTests {
     func defaultKit() throws {
         try #require(FileManager.default.fileExists(atPath: SampleLibrary.defaultKits + "/GMRockKit/drumkit.xml"), "needs Debian's hydrogen-data (scripts/setup installs it)")
         try withSamples(seconds: 6, banks: []) { driver, loops, store, capture, problems in
+            // Both files loaded first: this test is about what sounds (the first use's timing is
+            // filesByName's), and under load a first use may miss its onset, by design.
+            _ = store.lookup("bd", index: 0)
+            _ = store.lookup("sn", index: 0)
+            #expect(store.waitIdle(timeout: 10))
             let xrunsBefore = driver.stats.xruns
             // A bar each (the snare lasts a second: nothing else sounds under either).
             _ = try play("d1 $ s \"<bd sn> ~\"", for: 4.3, driver, loops, capture)
@@ -216,28 +222,23 @@ final class SampleJackTests {
             let kick = try SampleDecoder.decode(SampleLibrary.defaultKits + "/GMRockKit/Kick-Hardest.wav", sampleRate: 48000)
             let snare = try SampleDecoder.decode(SampleLibrary.defaultKits + "/GMRockKit/Snare-Hardest.wav", sampleRate: 48000)
             // Each sound heard is the file × SuperDirt's amp (0.4) × the centre pan, from its
-            // beat's first frame (the sampler reads the table as is).
+            // first frame (the sampler reads the table as is). Found where the sound starts (its
+            // frame is exactFramesAndControls' to check), so that frames an xrun of the loaded
+            // machine dropped from the capture before it do not move it.
             let gain = 0.4 * cos(Double.pi / 4)
             func matches(_ at: Int, _ d: DecodedSample) -> Bool {
-                guard at + 4000 < s.count else { return false }
+                guard at >= 0, at + 4000 < s.count else { return false }
                 return (0..<4000).allSatisfy { abs(Double(s[at + $0]) - d.channels[0][$0] * gain) < 1e-4 }
             }
-            let clock = driver.clock
-            var heard: [String] = []
-            let firstBar = Int((clock.beat(atFrame: capture.frame(ofSample: 0)) / 4).rounded(.up))
-            let lastBar = Int((clock.beat(atFrame: capture.frame(ofSample: s.count - 1)) / 4).rounded(.down))
-            for bar in firstBar..<max(firstBar, lastBar) {
-                let frame = Int64((clock.frame(ofBeat: Double(bar) * 4) - 1e-6).rounded(.up))
-                // Bars before d1 and after the hush are silent.
-                guard let i = capture.sampleIndex(ofFrame: frame), i + 4000 < s.count, s[i..<(i + 4000)].contains(where: { abs($0) > 0.01 }) else { continue }
-                heard.append(matches(i, kick) ? "bd" : matches(i, snare) ? "sn" : "?")
+            // The first sample above 0.001 is 13 (snare) and about 51 (kick) samples into the files.
+            let heard = SampleJackTests.starts(s, threshold: 0.001, gap: 4800).map { start -> String in
+                (max(0, start - 128)...start).contains { matches($0, kick) } ? "bd" : (max(0, start - 128)...start).contains { matches($0, snare) } ? "sn" : "?"
             }
-            #expect(heard.count >= 2, "bars heard: \(heard)")
-            // An xrun drops captured frames (the sound is then not where its frame says): the
-            // other bars still hold the files sample for sample.
+            #expect(heard.count >= 2, "sounds heard: \(heard)")
+            // An xrun inside a sound's first 4000 samples breaks its match: then one "?" per xrun.
             let xruns = driver.stats.xruns - xrunsBefore
             let known = heard.filter { $0 != "?" }
-            #expect((!heard.contains("?") || (xruns > 0 && known.count >= 2)) && zip(heard, heard.dropFirst()).allSatisfy { $0 == "?" || $1 == "?" || $0 != $1 },
+            #expect(heard.count - known.count <= Int(xruns) && known.count >= 2 && zip(known, known.dropFirst()).allSatisfy { $0 != $1 },
                     "bd and sn, a bar each: \(heard) (xruns \(xruns))")
         }
     }
@@ -340,8 +341,10 @@ final class SampleJackTests {
         }
         try withSamples(seconds: 30, banks: [big.path, bank.path]) { driver, loops, store, capture, problems in
             let twin = try MachineTwin(server: server.name)
-            _ = try loops.patterns.run("d1 $ s \"tone*8\" # n (irand 4)", producer: driver.makeProducer(), loops: loops)
+            // The pattern's four files loaded first (under load a first use may miss its onset, by design).
+            for n in 0..<4 { _ = store.lookup("tone", index: n) }
             #expect(store.waitIdle(timeout: 10))
+            _ = try loops.patterns.run("d1 $ s \"tone*8\" # n (irand 4)", producer: driver.makeProducer(), loops: loops)
             // The control: the pattern alone, as long as the load will take. Each window's
             // longest callback is its own.
             driver.resetLongestCallback()
@@ -356,7 +359,7 @@ final class SampleJackTests {
             let took = began.duration(to: .now)
             let loaded = driver.stats
             #expect(store.summary.hasPrefix("\(store.library.allFiles.count) files loaded"), "\(store.summary)")
-            print("500 files loaded in \(took) while a pattern played: xruns \(loaded.xruns - idle.xruns) (control \(idle.xruns - idleBefore.xruns)), longest callback \(loaded.maxCallbackCPUMicroseconds) µs CPU of \(loaded.periodMicroseconds)")
+            print("500 files loaded in \(took) while a pattern played: xruns \(loaded.xruns - idle.xruns) (control \(idle.xruns - idleBefore.xruns)), longest callback \(loaded.maxCallbackCPUMicroseconds) µs CPU of \(loaded.periodMicroseconds) (twin \(twin.slowdown(atLongestCallbackOf: loaded).map { String(format: "%.1f×", $0) } ?? "none")): \(loaded)")
             #expect(xrunsCausedByPodium(loaded, since: idle, twin: twin) == nil)
             _ = loops.patterns.hushAll()
             #expect(problems().isEmpty, "\(problems())")

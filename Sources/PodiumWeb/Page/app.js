@@ -2,6 +2,8 @@
 // WebSocket. No framework, no build step: this file is served as it is.
 "use strict";
 const token = new URLSearchParams(location.search).get("token");
+// The editor, with this page's token (and read-only with the audience's).
+{ const q = new URLSearchParams(location.search); q.delete("name"); document.getElementById("editorLink")?.setAttribute("href", "/editor?" + q); }
 const widgets = new Map();       // channel → [update(value)]
 const dragging = new Set();      // channels being moved here: incoming values wait
 let socket = null, layout = null;

@@ -145,6 +145,24 @@ func impulseSynthDef(name: String) -> [UInt8] {
     return b
 }
 
+/// scsynth (supercollider-server) on `server` with the impulse synth defined: the process, a
+/// sender to its UDP port, or why not (not installed, no JACK port, no answer to /d_recv).
+// Thread: bench main
+func startScsynth(server: TestJackServer) throws -> (Process?, UDPSender?, String) {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/scsynth") else { return (nil, nil, "not installed (apt: supercollider-server)") }
+    let port = UInt16.random(in: 40001...60000)
+    let p = try startPeer("/usr/bin/scsynth", ["-u", "\(port)", "-i", "0", "-o", "1", "-R", "0"], server: server.name,
+                          environment: ["SC_JACK_DEFAULT_OUTPUTS": ""])
+    guard waitForPort("SuperCollider:out_1", server: server.name) else { return (p, nil, "did not start on JACK") }
+    // The synth definition, until scsynth answers /done (its UDP port may open after its JACK port).
+    let sender = UDPSender(port: port)
+    for _ in 0..<10 {
+        _ = sender.send(RawOSC.message("/d_recv", [.b(impulseSynthDef(name: "podium-impulse"))]))
+        if sender.reply(timeout: 1).map({ String(decoding: $0.prefix(5), as: UTF8.self) == "/done" }) == true { return (p, sender, "") }
+    }
+    return (p, nil, "did not answer /d_recv")
+}
+
 /// Podium's OSC path and scsynth run side by side on one server and are measured in `pairs`
 /// interleaved blocks (Podium, scsynth, Podium, …), so that both meet the same moments of the
 /// machine; the csound text protocol and the csound CLI once each.
@@ -163,28 +181,7 @@ func peersTable(period: Int, events: Int, pairs: Int) throws -> [PeerRow] {
     let event = OSCMessage.encode("/podium/event", [.int(2), .float(0), .float(0.01), .float(0.5)])
 
     // scsynth (supercollider-server): DSP in its JACK callback, 64-sample blocks.
-    var scsynth: Process?
-    var scsynthSender: UDPSender?
-    var scsynthNote = "not installed (apt: supercollider-server)"
-    if FileManager.default.isExecutableFile(atPath: "/usr/bin/scsynth") {
-        let port = UInt16.random(in: 40001...60000)
-        let p = try startPeer("/usr/bin/scsynth", ["-u", "\(port)", "-i", "0", "-o", "1", "-R", "0"], server: server.name,
-                              environment: ["SC_JACK_DEFAULT_OUTPUTS": ""])
-        scsynth = p
-        if waitForPort("SuperCollider:out_1", server: server.name) {
-            // The synth definition, until scsynth answers /done (its UDP port may open after its
-            // JACK port).
-            let sender = UDPSender(port: port)
-            var defined = false
-            for _ in 0..<10 where !defined {
-                _ = sender.send(RawOSC.message("/d_recv", [.b(impulseSynthDef(name: "podium-impulse"))]))
-                defined = sender.reply(timeout: 1).map { String(decoding: $0.prefix(5), as: UTF8.self) == "/done" } ?? false
-            }
-            if defined { scsynthSender = sender } else { scsynthNote = "did not answer /d_recv" }
-        } else {
-            scsynthNote = "did not start on JACK"
-        }
-    }
+    let (scsynth, scsynthSender, scsynthNote) = try startScsynth(server: server)
     defer { scsynth?.terminate(); scsynth?.waitUntilExit() }
 
     var node: Int32 = 1000

@@ -388,10 +388,12 @@ do {
         try patternsSection(cycles: Int(option("--cycles") ?? "60") ?? 60, seconds: Double(option("--seconds") ?? "10") ?? 10)
     case "samples":
         try samplesSection()
+    case "dirt":
+        try dirtSection(events: Int(option("--events") ?? "200") ?? 200, flood: Int(option("--flood") ?? "10000") ?? 10000)
     case "web":
         try webSection(events: Int(option("--events") ?? "200") ?? 200, seconds: Double(option("--seconds") ?? "10") ?? 10)
     default:
-        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, patterns, samples, web, midi)\n".utf8))
+        FileHandle.standardError.write(Data("podium-bench: unknown section \(section) (known: latency, osc, reload, session, peers, beat, patterns, samples, dirt, web, midi)\n".utf8))
         exit(64)
     }
 } catch {

@@ -1,0 +1,53 @@
+import PodiumPatterns
+
+/// What the page lights up as it sounds: each note a pattern posted, by its command id, with
+/// its slot, where the slot's text is (its source and first line) and the spans of the steps
+/// that made it (`Event.context`, as Tidal's). The driver's applied reports say which notes the
+/// audio thread started, and when (`takeStep`): the page lights what played, not a guess.
+/// Kept only while someone watches (`watchSteps`), at most `maximumSteps` waiting.
+extension PatternPlayer {
+    public struct Step: Sendable, Equatable {
+        public var slot: String
+        public var source: String?
+        public var line: Int
+        public var spans: [SourceSpan]
+    }
+
+    static let maximumSteps = 4096
+
+    /// Notes the scheduler posted, waiting for the audio thread to start them.
+    // Thread: podium-loops
+    func noteStep(_ id: UInt64, slot: String, line: Int, source: String?, spans: [SourceSpan]) {
+        guard !spans.isEmpty else { return }
+        lock.withLock {
+            guard watching else { return }
+            if steps.count >= PatternPlayer.maximumSteps { steps.removeAll(keepingCapacity: true) }
+            steps[id] = Step(slot: slot, source: source, line: line, spans: spans)
+        }
+    }
+
+    /// The step of a note the audio thread started (nil: not a pattern's, or not watched).
+    // Thread: the driver's supervisor (applied reports)
+    public func takeStep(_ id: UInt64) -> Step? {
+        lock.withLock { steps.removeValue(forKey: id) }
+    }
+}
+
+extension PatternPlayer {
+    /// The events of every slot from cycle `from` for `cycles` cycles (the page's roll): onset,
+    /// end (cycles) and a label (`s`, with `n` or `note`), at most `limit` a slot. Queried
+    /// outside the lock (patterns are values).
+    // Thread: any
+    public func preview(from: Double, cycles: Int, limit: Int) -> [(slot: String, events: [(start: Double, stop: Double, label: String)])] {
+        let playing = lock.withLock { slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value.pattern) } }
+        let start = Time(Int(from))
+        return playing.map { name, pattern in
+            let events = pattern.queryArc(start, start + Time(cycles)).filter(\.hasOnset).prefix(limit).map { e -> (Double, Double, String) in
+                var label = e.value["s"]?.string ?? "?"
+                if let n = e.value["n"]?.number ?? e.value["note"]?.number { label += ":" + (n == n.rounded() ? String(Int(n)) : String(n)) }
+                return (e.wholeStart.double, e.wholeStop.double, label)
+            }
+            return (name, Array(events))
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import PodiumHost
+import PodiumPerformance
+import PodiumProbe
+import PodiumWeb
+import Synchronization
+import Testing
+
+/// The editor page (/editor) in real headless Chromium against a whole performance: a pattern
+/// typed and evaluated with Ctrl-Enter is heard, its steps light up on the frames the audio
+/// thread started them on; a broken instrument shows its error on its line while the old one
+/// plays on; two pages typing at once end with the same text; the audience's page cannot act;
+/// the phone layout. Screenshots are kept in the test's directory (`EDITOR_SHOTS` to keep them).
+extension JackSuites {
+@Suite("The editor page", .serialized)
+final class EditorTests {
+    let server: TestJackServer
+
+    init() throws { server = try TestJackServer() }
+    deinit { server.stop() }
+
+    static let orchestra = """
+    nchnls = 1
+    0dbfs = 1
+    instr bd ; podium: amp
+      aLevel linseg 0.5, p3, 0.5
+      out aLevel
+    endin
+    """
+
+    func perform(_ body: (Performance, WebSurface, CaptureClient, URL, () -> [String]) throws -> Void) throws {
+        let dir = Paths.temporaryDirectory()
+        let file = dir.appendingPathComponent("set.orc").path
+        try EditorTests.orchestra.write(toFile: file, atomically: true, encoding: .utf8)
+        var options = PerformanceOptions(orchestra: file, source: .text(orchestra: EditorTests.orchestra, score: nil, name: "set.orc"), seed: 3,
+                                         jack: JackOptions(clientName: "podium", serverName: server.name, connect: false, ksmps: 64),
+                                         sessions: dir.appendingPathComponent("Sessions").path)
+        options.startServer = false
+        options.osc = nil
+        options.web = WebOptions(port: 0)
+        options.defaultSamples = false
+        let said = Mutex<[String]>([])
+        let performance = Performance(options: options, say: { line in said.withLock { $0.append(line) } }, output: { _ in })
+        try performance.start()
+        defer { performance.stop() }
+        let web = try #require(performance.web)
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 30, name: "editorprobe")
+        defer { capture.close() }
+        try capture.connect(from: "podium:out_1", channel: 0)
+        capture.start()
+        try body(performance, web, capture, dir) { said.withLock { $0 } }
+    }
+
+    func page(_ url: String, _ args: [String]) throws -> String {
+        let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("editor_page.py"), url] + args, timeout: 120)
+        #expect(r.status == 0, "editor_page.py \(args.first ?? ""): \(r.stderr.suffix(2000))")
+        return r.stdout
+    }
+
+    static func line(_ out: String, _ prefix: String) -> String? {
+        out.split(separator: "\n").first { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
+    }
+
+    @Test("a pattern typed in the editor and run with Ctrl-Enter is heard; each step lights up on the frame the audio thread started its note on")
+    func typeAndHear() throws {
+        try perform { performance, web, capture, dir, said in
+            let shot = dir.appendingPathComponent("editor-playing.png").path
+            let out = try page(web.editorURL, ["play", "d1 $ s \"bd*4 [~ bd] bd*2\" # legato 0.25", "4", shot])
+            #expect(out.contains("evaluated ok d1: playing"), "\(out)")
+            capture.stopRecording()
+            let onsets = capture.onsets(0, threshold: 0.1)
+            #expect(onsets.count >= 6, "\(onsets.count) onsets heard")
+            let lit = (EditorTests.line(out, "lit") ?? "").split(separator: " ").dropFirst().compactMap { Int64($0) }
+            #expect(lit.count >= 6, "\(out)")
+            // Every lit step's frame is a heard onset's (the note the audio thread started), within a period.
+            let period = Int64(capture.period)
+            let unheard = lit.filter { f in f < capture.frame(ofSample: capture.samples(0).count - 1) && !onsets.contains { abs($0 - f) <= period } }
+            #expect(unheard.isEmpty, "lit frames without a sound: \(unheard), onsets \(onsets)")
+            // The step lit is `bd` in the buffer (its span, mapped to the buffer's lines and columns).
+            #expect(EditorTests.line(out, "spantext")?.hasPrefix("bd") == true, "\(out)")
+            #expect((Int(EditorTests.line(out, "marks") ?? "") ?? 0) > 0, "the page drew the lit marks: \(out)")
+            #expect(said().contains { $0.contains("the editor") }, "\(said())")
+            if let keep = ProcessInfo.processInfo.environment["EDITOR_SHOTS"] { try? FileManager.default.copyItem(atPath: shot, toPath: keep + "/editor-playing.png") }
+        }
+    }
+
+    @Test("a broken instrument evaluated from the editor shows its error on its line and column; the old one plays on")
+    func brokenInstrument() throws {
+        try perform { performance, web, capture, dir, said in
+            _ = try page(web.editorURL, ["play", "d1 $ s \"bd*2\" # legato 0.25", "0.5"])
+            // The orchestra buffer holds the file's 6 lines; a blank line, then the broken instr from line 8.
+            let shot = dir.appendingPathComponent("editor-error.png").path
+            let out = try page(web.editorURL, ["orchestra", "instr bd ; podium: amp\n  aLevel linsegg 0.5, p3, 0.5\n  out aLevel\nendin", "9", shot])
+            #expect(out.contains("evaluated fail"), "\(out)")
+            let widget = EditorTests.line(out, "widget") ?? ""
+            #expect(widget.hasPrefix("9:"), "the error is on line 9 (linsegg): \(out)")
+            #expect(widget.contains("linsegg"), "\(out)")
+            // The old bd plays on after the refusal.
+            let heardBefore = capture.onsets(0, threshold: 0.1).count
+            Thread.sleep(forTimeInterval: 1.2)
+            #expect(capture.onsets(0, threshold: 0.1).count > heardBefore, "bd plays on")
+            if let keep = ProcessInfo.processInfo.environment["EDITOR_SHOTS"] { try? FileManager.default.copyItem(atPath: shot, toPath: keep + "/editor-error.png") }
+        }
+    }
+
+    @Test("two pages typing into one buffer at the same time end with the same text holding both; the audience's page cannot type or evaluate; the phone layout shows the editor and the hush")
+    func together() throws {
+        try perform { performance, web, capture, dir, said in
+            let shot = dir.appendingPathComponent("editor-together.png").path
+            let out = try page(web.editorURL, ["together", shot])
+            #expect(out.contains("same yes"), "\(out)")
+            #expect(out.contains("holds yes"), "\(out)")
+            #expect(EditorTests.line(out, "peers") == "2", "both pages in the peer list: \(out)")
+
+            let ro = try page(web.editorURL, ["readonly", web.audienceURL])
+            #expect(ro.contains("typed no"), "\(ro)")
+            #expect(ro.contains("owner changed no"), "\(ro)")
+            #expect(ro.contains("read-only"), "the server refuses the audience's eval: \(ro)")
+
+            let phone = dir.appendingPathComponent("editor-phone.png").path
+            let p = try page(web.editorURL, ["phone", phone])
+            #expect(p.contains("hush visible yes") && p.contains("overflow no"), "\(p)")
+            let size = (EditorTests.line(p, "editor") ?? "").split(separator: " ").compactMap { Int($0) }
+            #expect(size.count == 2 && size[0] >= 350 && size[1] >= 400, "the editor fills the phone: \(p)")
+
+            let saved = try page(web.editorURL, ["save", "d1 $ s \"bd\"\n"])
+            #expect(saved.contains("saved yes"), "\(saved)")
+            let file = (performance.options.orchestra as NSString).deletingPathExtension + ".tidal"
+            #expect((try? String(contentsOfFile: file, encoding: .utf8)) == "d1 $ s \"bd\"\n")
+            if let keep = ProcessInfo.processInfo.environment["EDITOR_SHOTS"] {
+                for f in ["editor-together.png", "editor-phone.png"] { try? FileManager.default.copyItem(atPath: dir.appendingPathComponent(f).path, toPath: keep + "/" + f) }
+            }
+        }
+    }
+}
+}

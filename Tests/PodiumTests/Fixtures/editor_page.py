@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Drives Podium's editor page (/editor) in real headless Chromium (Debian's chromium and
+chromedriver, Selenium), as performers use it. One scenario per run; one line per result.
+
+  editor_page.py URL SCENARIO [ARG...]
+    play TEXT SECONDS [SHOT]   patterns tab: the buffer set to TEXT (the Yjs path, as typing), the
+                               cursor on line 1, Ctrl-Enter pressed; prints "evaluated ok|fail ERRORS",
+                               then after SECONDS "lit N FRAME…" (the steps the page lit, with the
+                               frames the audio thread started them on) and "marks N" (lit marks seen)
+    orchestra TEXT LINE SHOT   orchestra tab: TEXT appended after the buffer, the cursor on its line
+                               LINE (1-based in the buffer), Ctrl-Enter; prints "evaluated …", then
+                               "widget TEXT" for each error shown in the editor; screenshot to SHOT
+    together SHOT              two pages type into the patterns buffer at once (the same line, then
+                               apart); prints "same yes|no", "holds yes|no" and each page's text length
+    readonly URL2              URL2 is the audience's: prints "typed yes|no", "evaluated …" of a
+                               Ctrl-Enter there, and whether the owner's text changed
+    phone SHOT                 the editor at 390×844: prints "editor W H", "hush visible yes|no" and
+                               "overflow yes|no"; screenshot to SHOT
+    save TEXT                  patterns tab: the buffer set to TEXT, Ctrl-S; prints "saved yes|no"
+"""
+import json, sys, threading, time
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+
+def browser(mobile=False):
+    o = webdriver.ChromeOptions()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,800"]:
+        o.add_argument(a)
+    if mobile:
+        o.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 2}})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
+def wait_for(fn, timeout=15.0, step=0.05):
+    end = time.time() + timeout
+    while True:
+        v = fn()
+        if v or time.time() > end:
+            return v
+        time.sleep(step)
+
+
+class Page:
+    def __init__(self, url, name, buffer="patterns", mobile=False):
+        self.d = browser(mobile)
+        sep = "&" if "?" in url else "?"
+        self.d.get(f"{url}{sep}name={name}#{buffer}")
+        ok = wait_for(lambda: self.js("return !!window.podiumEditor && Object.values(podiumEditor.buffers).every(b => b.room.state === 'synced')"))
+        if not ok:
+            print("error: the editor did not sync", flush=True)
+            sys.exit(2)
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
+
+    def show(self, buffer):
+        self.js("podiumEditor.show(arguments[0])", buffer)
+
+    def set_text(self, buffer, text):
+        self.js("podiumEditor.buffers[arguments[0]].cm.setValue(arguments[1])", buffer, text)
+
+    def text(self, buffer="patterns"):
+        return self.js("return podiumEditor.buffers[arguments[0]].cm.getValue()", buffer)
+
+    def cursor(self, buffer, line, ch=0):
+        self.js("podiumEditor.show(arguments[0]); const cm = podiumEditor.buffers[arguments[0]].cm; cm.focus(); cm.setCursor({line: arguments[1], ch: arguments[2]})",
+                buffer, line, ch)
+
+    def chord(self, mod, key):
+        ActionChains(self.d).key_down(mod).send_keys(key).key_up(mod).perform()
+
+    def keys(self, *keys):
+        ActionChains(self.d).send_keys(*keys).perform()
+
+    def evaluations(self):
+        return self.js("return podiumEditor.evaluations.length")
+
+    def last_result(self, before):
+        """The answer of the evaluation after `before` (the page's own note of it)."""
+        return wait_for(lambda: self.js("return window.__lastEval || null"), 20)
+
+
+def hook_results(page):
+    # Wrap the host's evaluate to keep its answers (the page itself shows them in the editor).
+    page.js("""const h = window.podiumHooks, e = h.evaluate.bind(h);
+               h.evaluate = (b, t, l) => e(b, t, l).then(r => { window.__lastEval = r; return r })""")
+
+
+def describe(r):
+    if not r:
+        return "evaluated none"
+    if r.get("ok"):
+        return "evaluated ok " + (r.get("message") or "")
+    return "evaluated fail " + json.dumps(r.get("errors"))
+
+
+def main():
+    url, scenario, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if scenario == "play":
+        text, seconds = args[0], float(args[1])
+        p = Page(url, "ana")
+        hook_results(p)
+        p.set_text("patterns", text)
+        p.cursor("patterns", 0)
+        p.chord(Keys.CONTROL, Keys.ENTER)
+        print(describe(p.last_result(0)), flush=True)
+        # Count the lit marks the page draws while it plays.
+        p.js("""window.__marks = 0; const cm = podiumEditor.buffers.patterns.cm;
+                setInterval(() => { if (cm.getAllMarks().some(m => m.className === 'cm-lit')) window.__marks++ }, 20)""")
+        time.sleep(seconds)
+        if len(args) > 2:
+            p.d.save_screenshot(args[2])
+        lit = p.js("return podiumHost.lit.map(l => [l.frame, l.spans])")
+        print("lit", len(lit), " ".join(str(l[0]) for l in lit), flush=True)
+        print("spans", json.dumps(lit[0][1] if lit else []), flush=True)
+        # The characters of the buffer the first span covers.
+        if lit:
+            l1, c1, l2, c2 = lit[0][1][0]
+            print("spantext", p.js("return podiumEditor.buffers.patterns.cm.getRange({line: arguments[0], ch: arguments[1]}, {line: arguments[2], ch: arguments[3]})",
+                                   l1 - 1, c1 - 1, l2 - 1, c2 - 1), flush=True)
+        print("marks", p.js("return window.__marks"), flush=True)
+        p.d.quit()
+    elif scenario == "orchestra":
+        text, line, shot = args[0], int(args[1]), args[2]
+        p = Page(url, "ben", "orchestra")
+        hook_results(p)
+        cm_text = p.text("orchestra")
+        p.set_text("orchestra", cm_text.rstrip("\n") + "\n\n" + text + "\n")
+        p.cursor("orchestra", line - 1, 2)
+        p.chord(Keys.CONTROL, Keys.ENTER)
+        print(describe(p.last_result(0)), flush=True)
+        wait_for(lambda: p.js("return document.querySelectorAll('.error-widget').length > 0"), 5)
+        for w in p.js("return [...document.querySelectorAll('.error-widget')].map(e => e.textContent)"):
+            print("widget", w, flush=True)
+        p.d.save_screenshot(shot)
+        p.d.quit()
+    elif scenario == "together":
+        shot = args[0]
+        a, b = Page(url, "ana"), Page(url, "ben")
+        a.set_text("patterns", "d1 $ s \"bd\"\n\n-- ben\n")
+        wait_for(lambda: b.text() == a.text(), 5)
+        a.cursor("patterns", 0, 0)
+        b.cursor("patterns", 0, 0)
+        words = {"a": "abcdefghijklmnopqrstuvwxyz", "b": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+        def type_into(page, chars):
+            for c in chars:
+                page.keys(c)
+                time.sleep(0.01)
+        t = [threading.Thread(target=type_into, args=(a, words["a"])), threading.Thread(target=type_into, args=(b, words["b"]))]
+        [x.start() for x in t]
+        [x.join() for x in t]
+        b.cursor("patterns", 2, 5)
+        a.cursor("patterns", 0, 0)
+        t = [threading.Thread(target=type_into, args=(a, "# speed 2 ")), threading.Thread(target=type_into, args=(b, " on the hats"))]
+        [x.start() for x in t]
+        [x.join() for x in t]
+        same = wait_for(lambda: a.text() == b.text() and a.text().count("z") == 1, 10)
+        ta, tb = a.text(), b.text()
+        holds = all(c in ta for c in words["a"] + words["b"]) and "# speed 2 " in ta and " on the hats" in ta
+        print("same", "yes" if same else "no", flush=True)
+        print("holds", "yes" if holds else "no", flush=True)
+        print("lengths", len(ta), len(tb), flush=True)
+        print("peers", a.js("return document.querySelectorAll('#peers .peer').length"), flush=True)
+        a.d.save_screenshot(shot)
+        a.d.quit()
+        b.d.quit()
+    elif scenario == "readonly":
+        owner = Page(url, "ana")
+        viewer = Page(args[0], "audience")
+        before = owner.text()
+        viewer.cursor("patterns", 0, 0)
+        viewer.keys("%%%%")
+        time.sleep(1)
+        print("typed", "yes" if "%%%%" in viewer.text() else "no", flush=True)
+        print("owner changed", "yes" if owner.text() != before else "no", flush=True)
+        # A page that forges an eval on the audience's socket is refused by the server.
+        viewer.js("""window.__answer = null; const ws = new WebSocket(`ws://${location.host}/ws?token=` + new URLSearchParams(location.search).get('token'));
+                     ws.onmessage = ev => { const m = JSON.parse(ev.data); if (m.type === 'error' || m.type === 'evaluated') window.__answer = m };
+                     ws.onopen = () => ws.send(JSON.stringify({type: 'eval', id: 1, buffer: 'patterns', text: 'd1 $ s "bd"', line: 1}))""")
+        answer = wait_for(lambda: viewer.js("return window.__answer"), 5)
+        print("forged", json.dumps(answer), flush=True)
+        owner.d.quit()
+        viewer.d.quit()
+    elif scenario == "phone":
+        shot = args[0]
+        p = Page(url, "phone", mobile=True)
+        p.set_text("patterns", "d1 $ s \"bd*2 [~ sn]\" # n \"<0 3>\"\n\nd2 $ s \"hh*8\" # gain (range 0.6 1 sine)\n")
+        time.sleep(0.5)
+        w, h = p.js("const r = document.querySelector('.editor:not([hidden]) .CodeMirror').getBoundingClientRect(); return [r.width, r.height]")
+        hush = p.js("const r = document.getElementById('hushButton').getBoundingClientRect(); return r.width > 0 && r.bottom <= innerHeight")
+        overflow = p.js("return document.documentElement.scrollWidth > innerWidth")
+        print("editor", round(w), round(h), flush=True)
+        print("hush visible", "yes" if hush else "no", flush=True)
+        print("overflow", "yes" if overflow else "no", flush=True)
+        p.d.save_screenshot(shot)
+        p.d.quit()
+    elif scenario == "save":
+        p = Page(url, "ana")
+        p.set_text("patterns", args[0])
+        p.cursor("patterns", 0)
+        p.chord(Keys.CONTROL, "s")
+        ok = wait_for(lambda: "saved by" in (p.js("return document.getElementById('note').textContent") or ""), 5)
+        print("saved", "yes" if ok else "no", flush=True)
+        p.d.quit()
+    else:
+        print("error: unknown scenario", scenario)
+        sys.exit(64)
+
+
+if __name__ == "__main__":
+    main()
