@@ -82,6 +82,11 @@ public final class Console: @unchecked Sendable {
     private var nrtState = NRTState()
     // Consumer-only state (one drainer).
     private var pending: [Int: (ConsoleLine.Level, String)] = [:]
+    /// Csound prints "Score finished in csoundPerformKsmps() with 2." in every k-cycle after
+    /// its score ended (a live performance goes on: 4,479 lines in 24 s): said once, the
+    /// repeats counted (the one console consumer's).
+    private var scoreFinishedSaid = false
+    public private(set) var scoreFinishedRepeats = 0
 
     // Thread: NRT (owner)
     public init(ringBytes: Int = 1 << 16) {
@@ -159,7 +164,18 @@ public final class Console: @unchecked Sendable {
         for (attr, text) in pieces { Console.assemble(attr: attr, text: text, stream: 1, pending: &pending, into: &lines) }
         let fragments = nrtLock.withLock { () -> [(Int32, String)] in defer { nrtState.fragments = [] }; return nrtState.fragments }
         for (attr, text) in fragments { Console.assemble(attr: attr, text: text, stream: 0, pending: &pending, into: &lines) }
-        return lines
+        return sayScoreFinishedOnce(lines)
+    }
+
+    // Thread: NRT (the one console consumer)
+    private func sayScoreFinishedOnce(_ lines: [ConsoleLine]) -> [ConsoleLine] {
+        guard lines.contains(where: { $0.text.hasPrefix("Score finished in csoundPerformKsmps()") }) else { return lines }
+        return lines.compactMap { line in
+            guard line.text.hasPrefix("Score finished in csoundPerformKsmps()") else { return line }
+            if scoreFinishedSaid { scoreFinishedRepeats += 1; return nil }
+            scoreFinishedSaid = true
+            return ConsoleLine(level: line.level, text: line.text + " (the score ended; the performance goes on, and Csound's repeats of this line are not shown)")
+        }
     }
 
     /// Lines still waiting for their newline (end of performance).

@@ -127,7 +127,10 @@ extension JackAPI {
         if rc != 0 { throw JackError.call("jack_set_process_callback", detail: "code \(rc)") }
         rc = jack_set_xrun_callback(client, podiumXrun, state)
         if rc != 0 { throw JackError.call("jack_set_xrun_callback", detail: "code \(rc)") }
+        // Both: jackd2 calls only the info callback when both are set; pipewire-jack 0.3.65
+        // calls only the plain one (pipewire-jack.c, on_error), and never the info one.
         jack_on_info_shutdown(client, podiumShutdown, state)
+        jack_on_shutdown(client, podiumPlainShutdown, state)
     }
 }
 

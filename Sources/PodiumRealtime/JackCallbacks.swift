@@ -37,9 +37,19 @@ package func podiumXrun(_ arg: UnsafeMutableRawPointer?) -> Int32 {
 }
 
 /// JACK is going away: only set a flag; the driver closes the client from its own thread.
+/// Registered both as the info shutdown callback (jackd2 calls only that one when both are set)
+/// and as the plain one (`podiumPlainShutdown`): pipewire-jack 0.3.65 calls only the plain one.
 // Thread: JACK's thread
 @_noLocks @_noAllocation
 package func podiumShutdown(_ code: jack_status_t, _ reason: UnsafePointer<CChar>?, _ arg: UnsafeMutableRawPointer?) {
+    guard let arg else { return }
+    arg.assumingMemoryBound(to: RTState.self).pointee.serverGone.store(true, ordering: .releasing)
+}
+
+/// `jack_on_shutdown`'s form of `podiumShutdown` (PipeWire's JACK calls only this one).
+// Thread: JACK's thread
+@_noLocks @_noAllocation
+package func podiumPlainShutdown(_ arg: UnsafeMutableRawPointer?) {
     guard let arg else { return }
     arg.assumingMemoryBound(to: RTState.self).pointee.serverGone.store(true, ordering: .releasing)
 }

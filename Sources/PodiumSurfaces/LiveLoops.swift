@@ -249,6 +249,31 @@ public final class LiveLoops: @unchecked Sendable {
 
     public var names: [String] { lock.withLock { loops.keys.sorted() } }
 
+    /// The notes of every loop between two beats (the page's roll): each note's start and end
+    /// beat and its instrument, iterations repeating back from the next one's start (at most
+    /// `limit` notes a loop; a loop that is stopping shows nothing after its end).
+    // Thread: any
+    public func preview(fromBeat: Double, toBeat: Double, limit: Int) -> [(name: String, notes: [(start: Double, stop: Double, label: String)])] {
+        let snapshot = lock.withLock { loops.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+        return snapshot.map { name, l in
+            var notes: [(Double, Double, String)] = []
+            let beats = l.current.beats
+            guard beats > 0 else { return (name, []) }
+            // The iteration that holds `fromBeat`, then on; a stopping loop ends at nextStart.
+            var start = l.nextStart - (max(0, (l.nextStart - fromBeat) / beats)).rounded(.up) * beats
+            while start < toBeat, notes.count < limit {
+                if l.stopping && start >= l.nextStart { break }
+                let definition = start >= l.nextStart ? (l.pending ?? l.current) : l.current
+                for case let .event(instrument, fields) in definition.statements where notes.count < limit {
+                    let at = start + (fields.first ?? 0), length = fields.count > 1 ? abs(fields[1]) : 0
+                    if at + length > fromBeat && at < toBeat { notes.append((at, at + max(length, 0.05), instrument.text)) }
+                }
+                start += definition.beats
+            }
+            return (name, notes)
+        }
+    }
+
     // MARK: the scheduler
 
     // Thread: NRT (owner)

@@ -136,14 +136,20 @@ extension WebClients {
         return rollTicks % 8 == 0
     }
 
-    /// The next two cycles of every pattern playing, from the current cycle: a row per slot.
+    /// The next two cycles of every pattern and live loop playing, from the current cycle: a row each.
     // Thread: podium-web
     func sendRoll() {
         guard let patterns = loops?.patterns else { return }
         let c = driver.clock
         let cycle = (driver.beatNow / max(c.quantum, 1e-9)).rounded(.down)
-        let slots = patterns.preview(from: cycle, cycles: 2, limit: 256)
-        broadcast(WebClients.json(["type": "roll", "cycle": cycle,
-                                   "slots": slots.map { ["slot": $0.slot, "events": $0.events.map { [$0.start, $0.stop, $0.label] as [Any] }] as [String: Any] }]))
+        let quantum = max(c.quantum, 1e-9)
+        var rows: [[String: Any]] = patterns.preview(from: cycle, cycles: 2, limit: 256).map {
+            ["slot": $0.slot, "events": $0.events.map { [$0.start, $0.stop, $0.label] as [Any] }]
+        }
+        // The live loops' notes too, in cycles (a cycle is a bar).
+        for loop in loops?.preview(fromBeat: cycle * quantum, toBeat: (cycle + 2) * quantum, limit: 256) ?? [] {
+            rows.append(["slot": "loop " + loop.name, "events": loop.notes.map { [$0.start / quantum, $0.stop / quantum, $0.label] as [Any] }])
+        }
+        broadcast(WebClients.json(["type": "roll", "cycle": cycle, "slots": rows]))
     }
 }

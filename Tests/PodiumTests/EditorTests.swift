@@ -80,6 +80,11 @@ final class EditorTests {
             #expect(EditorTests.line(out, "spantext")?.hasPrefix("bd") == true, "\(out)")
             #expect((Int(EditorTests.line(out, "marks") ?? "") ?? 0) > 0, "the page drew the lit marks: \(out)")
             #expect(said().contains { $0.contains("the editor") }, "\(said())")
+            // A loop evaluated from the loops buffer: the roll shows it beside the pattern.
+            let loop = try page(web.editorURL, ["loop", "loop beat 2\n  i \"bd\" 0 0.1 0.3\n  i \"bd\" 1 0.1 0.3\nend"])
+            #expect(loop.contains("evaluated ok"), "\(loop)")
+            let rows = (EditorTests.line(loop, "roll") ?? "").split(separator: " ").map(String.init)
+            #expect(rows.contains { $0.hasPrefix("d1:") && !$0.hasSuffix(":0") } && rows.contains { $0.hasPrefix("loop_beat:") && !$0.hasSuffix(":0") }, "\(loop)")
             if let keep = ProcessInfo.processInfo.environment["EDITOR_SHOTS"] { try? FileManager.default.copyItem(atPath: shot, toPath: keep + "/editor-playing.png") }
         }
     }
@@ -103,7 +108,7 @@ final class EditorTests {
         }
     }
 
-    @Test("two pages typing into one buffer at the same time end with the same text holding both; the audience's page cannot type or evaluate; the phone layout shows the editor and the hush")
+    @Test("two pages typing into one buffer at the same time end with the same text holding both, and a third that joins shows it; the audience's page cannot type or evaluate; the phone layout shows the editor and the hush")
     func together() throws {
         try perform { performance, web, capture, dir, said in
             let shot = dir.appendingPathComponent("editor-together.png").path
@@ -111,6 +116,7 @@ final class EditorTests {
             #expect(out.contains("same yes"), "\(out)")
             #expect(out.contains("holds yes"), "\(out)")
             #expect(EditorTests.line(out, "peers") == "2", "both pages in the peer list: \(out)")
+            #expect(out.contains("third yes"), "a third page that joins later shows the same text: \(out)")
 
             let ro = try page(web.editorURL, ["readonly", web.audienceURL])
             #expect(ro.contains("typed no"), "\(ro)")

@@ -26,6 +26,22 @@ struct EngineTests {
         #expect(channels["label"]?.kind == .string)
     }
 
+    @Test("after the score ends, Csound's \"Score finished in csoundPerformKsmps()\" (every k-cycle) reaches the console once; the repeats are counted")
+    func scoreFinishedOnce() throws {
+        let engine = try Engine()
+        try engine.compile(.text(orchestra: "sr = 48000\nksmps = 64\nnchnls = 1\n0dbfs = 1\ninstr 1\n  out oscili(0.1, 440)\nendin\n", score: "i 1 0 0.01\n", name: "short.csd"))
+        try engine.start()
+        var lines: [ConsoleLine] = []
+        for _ in 0..<400 {
+            _ = engine.performKsmps()
+            lines += engine.console.drain()
+        }
+        let said = lines.filter { $0.text.hasPrefix("Score finished in csoundPerformKsmps()") }
+        #expect(said.count == 1, "\(said.count) times")
+        #expect(said.first?.text.contains("the performance goes on") == true)
+        #expect(engine.console.scoreFinishedRepeats > 300, "Csound said it \(engine.console.scoreFinishedRepeats) more times")
+    }
+
     @Test("a control value set by the host comes back through chnget/chnset")
     func controlRoundTrip() throws {
         let engine = try startedEngine()

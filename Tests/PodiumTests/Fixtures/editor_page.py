@@ -11,11 +11,14 @@ chromedriver, Selenium), as performers use it. One scenario per run; one line pe
                                LINE (1-based in the buffer), Ctrl-Enter; prints "evaluated …", then
                                "widget TEXT" for each error shown in the editor; screenshot to SHOT
     together SHOT              two pages type into the patterns buffer at once (the same line, then
-                               apart); prints "same yes|no", "holds yes|no" and each page's text length
+                               apart); prints "same yes|no", "holds yes|no" and each page's text length;
+                               then a third page joins: "third yes|no" (it shows the same text)
     readonly URL2              URL2 is the audience's: prints "typed yes|no", "evaluated …" of a
                                Ctrl-Enter there, and whether the owner's text changed
     phone SHOT                 the editor at 390×844: prints "editor W H", "hush visible yes|no" and
                                "overflow yes|no"; screenshot to SHOT
+    loop TEXT                  loops tab: the buffer set to TEXT, Ctrl-Enter on line 1; prints "evaluated …",
+                               then, a second later, "roll NAME:EVENTS …" (the roll's rows)
     save TEXT                  patterns tab: the buffer set to TEXT, Ctrl-S; prints "saved yes|no"
 """
 import json, sys, threading, time
@@ -166,7 +169,13 @@ def main():
         print("holds", "yes" if holds else "no", flush=True)
         print("lengths", len(ta), len(tb), flush=True)
         print("peers", a.js("return document.querySelectorAll('#peers .peer').length"), flush=True)
+        # A third page joins afterwards: it gets the whole text from the relay's log.
+        c = Page(url, "cy")
+        joined = wait_for(lambda: c.text() == a.text(), 10)
+        print("third", "yes" if joined else "no", flush=True)
+        print("peers after", a.js("return document.querySelectorAll('#peers .peer').length"), flush=True)
         a.d.save_screenshot(shot)
+        c.d.quit()
         a.d.quit()
         b.d.quit()
     elif scenario == "readonly":
@@ -198,6 +207,17 @@ def main():
         print("hush visible", "yes" if hush else "no", flush=True)
         print("overflow", "yes" if overflow else "no", flush=True)
         p.d.save_screenshot(shot)
+        p.d.quit()
+    elif scenario == "loop":
+        p = Page(url, "cy", "loops")
+        hook_results(p)
+        p.set_text("loops", args[0])
+        p.cursor("loops", 0)
+        p.chord(Keys.CONTROL, Keys.ENTER)
+        print(describe(p.last_result(0)), flush=True)
+        time.sleep(1.2)
+        rows = p.js("return podiumHost.roll ? podiumHost.roll.slots.map(r => r.slot + ':' + r.events.length) : []")
+        print("roll", " ".join(r.replace(" ", "_") for r in rows), flush=True)
         p.d.quit()
     elif scenario == "save":
         p = Page(url, "ana")
