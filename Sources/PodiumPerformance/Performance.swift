@@ -143,7 +143,11 @@ public final class Performance: @unchecked Sendable {
         }
         if let summary = recording?.finish() { say("podium: \(summary)") }
         if started, let osc { say("podium: osc: \(osc.stats.summary)") }
-        if started, let web { say("podium: web: \(web.stats.summary)") }
+        if started, let web {
+            say("podium: web: \(web.stats.summary)")
+            let c = web.collabStats
+            if c.pages > 0 { say("podium: editor: pages \(c.pages), edits relayed \(c.relayed), saves \(c.saves), dropped \(c.dropped) (read-only pages' or malformed)") }
+        }
         if started, let dirt { say("podium: dirt: \(dirt.summary)") }
         // Last, so that a newcomer sees it: the file to listen to.
         if started, recordForListening, let recorded { say("podium: " + ListenLine.describe(audio: recorded + "/audio.wav")) }
