@@ -49,6 +49,20 @@ public struct CsoundAPI: @unchecked Sendable {
     // Thread: any (reads a field)
     static func hostData(_ cs: OpaquePointer) -> UnsafeMutableRawPointer? { csoundGetHostData(cs) }
 
+    /// The UDP port a .csd's `<CsOptions>` asked Csound's own server to open (`--port=N`, as
+    /// Csound parsed it: its `daemon` parameter), which is then switched off: Csound would bind
+    /// it to every address, take code from anyone and journal nothing. Nil when none was asked.
+    // Thread: NRT (engine owner), after the CSD compiled and before start
+    func takeServerPort() -> Int? {
+        var p = CSOUND_PARAMS()
+        csoundGetParams(raw, &p)
+        guard p.daemon > 1 else { return nil }
+        let port = Int(p.daemon)
+        p.daemon = 0
+        csoundSetParams(raw, &p)
+        return port
+    }
+
     // MARK: compile — Thread: NRT (engine owner)
 
     func compileOrc(_ text: String) -> Int32 { csoundCompileOrc(raw, text) }

@@ -40,6 +40,9 @@ public final class Engine: @unchecked Sendable {
     public internal(set) var samplerInstrument: Int?
     /// The score text handed over at compile (for length estimates).
     public private(set) var scoreText: String = ""
+    /// The csound `--port` a .csd's `<CsOptions>` asked for: Csound's own server is not started
+    /// (it would listen on every address, unjournaled); Podium's csound port takes the port.
+    public private(set) var csoundPortFromOptions: Int?
     /// What compile errors call the orchestra (its path, or the text's name).
     private var sourceName = "orchestra"
     /// Csound 6.18 adds a CSD's `<CsInstruments>` line to the line numbers of every later
@@ -98,6 +101,7 @@ public final class Engine: @unchecked Sendable {
             try CSDSections.check(text, source: path)
             let sections = CSDSections(text)
             try checked(source: path) { api.compileCsd(path: path) }
+            csoundPortFromOptions = api.takeServerPort()
             lineOffset = CSDSections.lineOf("<CsInstruments>", in: text) ?? 0
             register(sections.orchestra)
             scoreText = sections.score

@@ -241,7 +241,21 @@ extension Performance {
 
     // Thread: NRT (owner)
     func startCsoundPort(_ driver: JackDriver) throws {
-        guard let portOptions = options.csoundPort else { return }
+        // A .csd's `--port=N` (Csound's own server, which Podium does not start): Podium's port
+        // takes it, on loopback, journaled; `--csound-port` wins over it.
+        let asked = driver.engine.csoundPortFromOptions
+        if let asked, let given = options.csoundPort, Int(given.port) != asked {
+            say("podium: the orchestra's <CsOptions> ask for --port=\(asked); --csound-port \(given.port) takes its place")
+        }
+        var chosen = options.csoundPort
+        if chosen == nil, let asked, let port = UInt16(exactly: asked) {
+            var o = options.osc ?? OSCOptions()
+            o.port = port
+            o.portTries = 1
+            chosen = o
+            say("podium: the orchestra's <CsOptions> ask for --port=\(asked): Podium's csound port takes it (on \(o.bind), journaled, trusting as OSC does); Csound's own server, which would listen on every address and journal nothing, is not started")
+        }
+        guard let portOptions = chosen else { return }
         let router = self.router, stopSignal = self.stopSignal
         do {
             let port = try CsoundTextPort(driver: driver, options: portOptions)

@@ -120,5 +120,69 @@ final class PerformanceTests {
         #expect(performance.driver == nil)
         performance.stop()
     }
+
+    @Test("a .csd whose <CsOptions> say --port=N: Csound's own server (every address, unjournaled) is not started; Podium's csound port takes N on loopback, and what it plays is journaled")
+    func csOptionsPort() throws {
+        let dir = Paths.temporaryDirectory()
+        // A free UDP port.
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
+        let port = Int(UInt16(bigEndian: addr.sin_port))
+        close(probe)
+        let file = dir.appendingPathComponent("lib.csd").path
+        try """
+        <CsoundSynthesizer>
+        <CsOptions>
+        --port=\(port)
+        </CsOptions>
+        <CsInstruments>
+        nchnls = 1
+        0dbfs = 1
+        instr 1
+          out oscili(0.5, 440)
+        endin
+        </CsInstruments>
+        <CsScore>
+        </CsScore>
+        </CsoundSynthesizer>
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        var options = PerformanceOptions(orchestra: file, source: .csd(path: file), seed: 7,
+                                         jack: JackOptions(clientName: "perf", serverName: server.name, connect: false),
+                                         sessions: dir.appendingPathComponent("Sessions").path)
+        options.startServer = false
+        options.osc = nil
+        options.web = nil
+        options.record = true
+        let said = Mutex<[String]>([])
+        let performance = Performance(options: options, say: { line in said.withLock { $0.append(line) } }, output: { _ in })
+        try performance.start()
+        var stopped = false
+        defer { if !stopped { performance.stop() } }
+        #expect(said.withLock { $0 }.contains { $0.contains("ask for --port=\(port): Podium's csound port takes it") }, "\(said.withLock { $0 })")
+        // Bound on loopback only, once (/proc/net/udp: local address 0100007F:PORT, never 00000000:PORT).
+        let udp = try String(contentsOfFile: "/proc/net/udp", encoding: .utf8)
+        let hex = String(format: "%04X", port)
+        #expect(udp.contains("0100007F:\(hex)"), "Podium's csound port on 127.0.0.1:\(port)")
+        #expect(!udp.contains("00000000:\(hex)"), "no server on every address")
+
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 2, name: "portprobe")
+        defer { capture.close() }
+        try capture.connect(from: "perf:out_1", channel: 0)
+        capture.start()
+        let r = try run(which("python3") ?? "/usr/bin/python3", ["-c", "import socket, sys; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'&i 1 0 0.5', ('127.0.0.1', int(sys.argv[1])))", "\(port)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.8)
+        capture.stopRecording()
+        #expect((capture.samples(0).map(abs).max() ?? 0) > 0.3, "the note sent to the port is heard")
+        let session = try #require(performance.recording?.recordingDirectory)
+        performance.stop()
+        stopped = true
+        let log = try String(contentsOfFile: session + "/events.log", encoding: .utf8)
+        #expect(log.split(separator: "\n").contains { $0.contains(" event 1.0 ") }, "the port's note is journaled")
+    }
 }
 }
