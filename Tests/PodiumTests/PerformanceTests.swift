@@ -36,10 +36,10 @@ final class PerformanceTests {
 
     /// A performance of `csd` written in a fresh directory, on `server`, without the surfaces
     /// that need a terminal or a fixed port.
-    static func options(server: String, tag: String = #function) throws -> (PerformanceOptions, URL) {
+    static func options(server: String, tag: String = #function, csd text: String = csd) throws -> (PerformanceOptions, URL) {
         let dir = Paths.temporaryDirectory(tag)
         let file = dir.appendingPathComponent("tone.csd").path
-        try csd.write(toFile: file, atomically: true, encoding: .utf8)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
         var options = PerformanceOptions(orchestra: file, source: .csd(path: file), seed: 7,
                                          jack: JackOptions(clientName: "perf", serverName: server, connect: false),
                                          sessions: dir.appendingPathComponent("Sessions").path)
@@ -123,39 +123,11 @@ final class PerformanceTests {
 
     @Test("a .csd whose <CsOptions> say --port=N: Csound's own server (every address, unjournaled) is not started; Podium's csound port takes N on loopback, and what it plays is journaled")
     func csOptionsPort() throws {
-        let dir = Paths.temporaryDirectory()
-        // A free UDP port.
-        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &len) } }
-        let port = Int(UInt16(bigEndian: addr.sin_port))
-        close(probe)
-        let file = dir.appendingPathComponent("lib.csd").path
-        try """
-        <CsoundSynthesizer>
-        <CsOptions>
-        --port=\(port)
-        </CsOptions>
-        <CsInstruments>
-        nchnls = 1
-        0dbfs = 1
-        instr 1
-          out oscili(0.5, 440)
-        endin
-        </CsInstruments>
-        <CsScore>
-        </CsScore>
-        </CsoundSynthesizer>
-        """.write(toFile: file, atomically: true, encoding: .utf8)
-        var options = PerformanceOptions(orchestra: file, source: .csd(path: file), seed: 7,
-                                         jack: JackOptions(clientName: "perf", serverName: server.name, connect: false),
-                                         sessions: dir.appendingPathComponent("Sessions").path)
-        options.startServer = false
-        options.osc = nil
-        options.web = nil
+        let port = Int(try freeUDPPort())
+        let csd = PerformanceTests.csd.replacingOccurrences(of: "<CsInstruments>", with: "<CsOptions>\n--port=\(port)\n</CsOptions>\n<CsInstruments>")
+            .replacingOccurrences(of: "i 1 0 3600\n", with: "")
+        #expect(!csd.contains("i 1 0 3600"), "no held note: only what the port plays sounds")
+        var (options, _) = try PerformanceTests.options(server: server.name, csd: csd)
         options.record = true
         let said = Mutex<[String]>([])
         let performance = Performance(options: options, say: { line in said.withLock { $0.append(line) } }, output: { _ in })
