@@ -21,17 +21,24 @@ public final class Engine: @unchecked Sendable {
     private let compiled = Mutex(Compiled())
     struct Compiled {
         var instruments = InstrumentTable()
+        var identifiers: Set<String> = []
         var orchestraTexts: [String] = []
+        /// Whole orchestras compiled before start, learnt when first asked (`learn(whole:)`).
+        var unlearnt: [String] = []
     }
     /// Instruments defined by every orchestra compiled so far (numbers and names): a copy.
     // Thread: any
-    public var instruments: InstrumentTable { compiled.withLock { $0.instruments } }
+    public var instruments: InstrumentTable { compiled.withLock { learnPending(&$0); return $0.instruments } }
     /// Whether an orchestra compiled so far defines instrument `number` (a note's check: no copy).
     // Thread: any
-    public func defines(number: Double) -> Bool { compiled.withLock { $0.instruments.defines(number: number) } }
+    public func defines(number: Double) -> Bool { compiled.withLock { learnPending(&$0); return $0.instruments.defines(number: number) } }
     /// Whether an orchestra compiled so far defines the named instrument.
     // Thread: any
-    public func defines(name: String) -> Bool { compiled.withLock { $0.instruments.defines(name: name) } }
+    public func defines(name: String) -> Bool { compiled.withLock { learnPending(&$0); return $0.instruments.defines(name: name) } }
+    /// Whether the compiled orchestras use a word (an opcode, `vco2`), as Csound parsed them:
+    /// included files count, comments do not.
+    // Thread: any
+    public func uses(_ identifier: String) -> Bool { compiled.withLock { learnPending(&$0); return $0.identifiers.contains(identifier) } }
     /// The orchestra text that compiled, in order (sessions keep it): a copy.
     // Thread: any
     public var orchestraTexts: [String] { compiled.withLock { $0.orchestraTexts } }
@@ -45,6 +52,9 @@ public final class Engine: @unchecked Sendable {
     public private(set) var csoundPortFromOptions: Int?
     /// What compile errors call the orchestra (its path, or the text's name).
     private var sourceName = "orchestra"
+    /// The Csound options this engine was given (its flags, its search paths): a scratch Csound
+    /// that learns what an orchestra defines is given the same.
+    private var appliedOptions: [String] = []
     /// Csound 6.18 adds a CSD's `<CsInstruments>` line to the line numbers of every later
     /// compile into this engine (REPL, OSC, hot reload): taken off again in their errors.
     private var lineOffset = 0
@@ -63,6 +73,7 @@ public final class Engine: @unchecked Sendable {
         api.setMessageCallback(consoleMessageCallback)
         api.useHostAudio()
         for flag in options.csoundFlags { try api.setOption(flag) }
+        appliedOptions = options.csoundFlags
         if options.midiInput {
             api.useHostMIDI(open: midiOpenCallback, read: midiReadCallback)
             try api.setOption("-M0")
@@ -103,7 +114,8 @@ public final class Engine: @unchecked Sendable {
             try checked(source: path) { api.compileCsd(path: path) }
             csoundPortFromOptions = api.takeServerPort()
             lineOffset = CSDSections.lineOf("<CsInstruments>", in: text) ?? 0
-            register(sections.orchestra)
+            keep(sections.orchestra)
+            learn(whole: sections.orchestra)
             scoreText = sections.score
         case let .orchestra(path, score):
             sourceName = path
@@ -126,11 +138,37 @@ public final class Engine: @unchecked Sendable {
         return lines
     }
 
-    /// Remembers orchestra text that compiled (its instruments, and the text for sessions).
-    private func register(_ text: String) {
+    /// Remembers orchestra text that compiled (sessions keep it).
+    private func keep(_ text: String) { compiled.withLock { $0.orchestraTexts.append(text) } }
+
+    /// Adds what compiled text defines, as Csound parsed it (`CompiledOrchestra`: its includes'
+    /// instruments too); its own `instr` lines only when the parse tree could not be read.
+    @discardableResult
+    private func learn(_ text: String, parsed: CompiledOrchestra?) -> CompiledOrchestra {
+        let found = parsed ?? {
+            let t = InstrumentTable.declared(in: text)
+            return CompiledOrchestra(numbers: t.numbers, names: t.names)
+        }()
         compiled.withLock {
-            $0.orchestraTexts.append(text)
-            $0.instruments.add(declarationsIn: text)
+            $0.instruments.add(found)
+            $0.identifiers.formUnion(found.identifiers)
+        }
+        return found
+    }
+
+    /// A whole orchestra, before start: learnt in a scratch Csound (`CsoundAPI.compiledOrchestra`)
+    /// when first asked, or at start (`podium check`'s child never asks).
+    private func learn(whole text: String) { compiled.withLock { $0.unlearnt.append(text) } }
+
+    private func learnPending(_ c: inout Compiled) {
+        while !c.unlearnt.isEmpty {
+            let text = c.unlearnt.removeFirst()
+            let found = CsoundAPI.compiledOrchestra(text, options: appliedOptions) ?? {
+                let t = InstrumentTable.declared(in: text)
+                return CompiledOrchestra(numbers: t.numbers, names: t.names)
+            }()
+            c.instruments.add(found)
+            c.identifiers.formUnion(found.identifiers)
         }
     }
 
@@ -139,9 +177,21 @@ public final class Engine: @unchecked Sendable {
     @discardableResult
     public func compileOrchestra(_ text: String, source: String) throws -> [ConsoleLine] {
         try OrchestraCheck.lexical(text, source: source)
-        let code = text + "\n" + (started ? Engine.exports(InstrumentTable.declared(in: text).names) : "")
-        let lines = try checked(source: source, shift: -lineOffset) { api.compileOrc(code) }
-        register(text)
+        guard started else {
+            let lines = try checked(source: source, shift: -lineOffset) { api.compileOrc(text + "\n") }
+            keep(text)
+            learn(whole: text)
+            return lines
+        }
+        // Its global code runs inside this call, where only Csound's own call catches the longjmp
+        // of a failed allocation (`memdie`): compiled so, then learnt in a scratch Csound when it
+        // includes files (it may use the globals of what compiled before, which a scratch lacks).
+        let declared = InstrumentTable.declared(in: text).names
+        let lines = try checked(source: source, shift: -lineOffset) { api.compileOrc(text + "\n" + Engine.exports(declared)) }
+        keep(text)
+        let found = OrchestraCheck.mentions(text, "#include") ? CsoundAPI.compiledOrchestra(text, options: appliedOptions) : nil
+        let included = learn(text, parsed: found).names.filter { !declared.contains($0) }
+        if !included.isEmpty { try checked(source: "podium host code") { api.compileOrc(Engine.exports(included)) } }
         return lines
     }
 
@@ -199,6 +249,7 @@ public final class Engine: @unchecked Sendable {
         }
         console.post(lines)
         started = true
+        compiled.withLock { learnPending(&$0) }
         // Runs before the first k-cycle, after the orchestra's own global code: the seed wins.
         var host = Engine.markerInstrument + "\n" + Engine.exports(instruments.names)
         if let seed = options.seed { host += "seed \(seed)\n" }
@@ -228,11 +279,26 @@ public final class Engine: @unchecked Sendable {
         try OrchestraCheck.lexical(text, source: source)
         nextMarker += 1
         let marker = nextMarker
-        let named = InstrumentTable.declared(in: text).names
-        var code = text + "\n" + Engine.exports(named)
-        code += "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
-        try checked(source: source, shift: -lineOffset) { api.compileOrcAsync(code) }
-        if keep { register(text) }
+        // One compile, one merge (the journal's k-cycle for it): the text, the numbers Csound
+        // gives the instruments it names, and the marker.
+        let declared = InstrumentTable.declared(in: text).names
+        let code = text + "\n" + Engine.exports(declared) + "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
+        guard keep else {
+            // The host's own code, as Csound's own call compiles it.
+            try checked(source: source, shift: -lineOffset) { api.compileOrcAsync(code) }
+            return marker
+        }
+        var parsed: CompiledOrchestra?
+        try checked(source: source, shift: -lineOffset) { () -> Int32 in
+            let r = api.compileParsedAsync(code)
+            parsed = r.found
+            return r.code
+        }
+        self.keep(text)
+        // Named instruments of the files it includes: their numbers published by a second
+        // compile (silent: channels only, for a hush's list and notes by name).
+        let included = learn(text, parsed: parsed).names.filter { !declared.contains($0) }
+        if !included.isEmpty { try checked(source: "podium host code") { api.compileOrcAsync(Engine.exports(included)) } }
         return marker
     }
 
@@ -338,8 +404,10 @@ public final class Engine: @unchecked Sendable {
         // before the client is activated, the first callback takes 0.3 ms. The same tables:
         // vco2init's defaults are what vco2 builds itself. Not when the orchestra calls vco2init
         // itself (again while its tables exist crashes).
-        let texts = engine.orchestraTexts + liveOrchestras
-        let vco2 = texts.contains(where: { $0.contains("vco2") }) && !texts.contains(where: { $0.contains("vco2init") })
+        // What Csound compiled decides (an included library's vco2 counts); live code replayed
+        // after this is read for the word.
+        let vco2 = (engine.uses("vco2") || liveOrchestras.contains { OrchestraCheck.mentions($0, "vco2") })
+            && !engine.uses("vco2init") && !liveOrchestras.contains { OrchestraCheck.mentions($0, "vco2init") }
         let host = Engine.voicesInstrument + (vco2 ? "\ngiPodiumVco2 vco2init 31\n" : "\n")
         _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(host) }
         // The sampler's instruments, named (their numbers published as any named instrument's).
@@ -356,7 +424,10 @@ public final class Engine: @unchecked Sendable {
 
     /// Adds a file's directory to Csound's search paths for sound files, analysis files and includes.
     public func searchBeside(_ path: String) throws {
-        for option in Engine.searchOptions(beside: path) { try api.setOption(option) }
+        for option in Engine.searchOptions(beside: path) {
+            try api.setOption(option)
+            appliedOptions.append(option)
+        }
     }
 
     /// The options that make Csound find files beside `path` (as the csound CLI does).

@@ -1,7 +1,8 @@
 import Foundation
-/// The instruments the compiled orchestras define, read from their `instr` lines.
-/// Csound 6.18's API cannot list instruments, and `csoundScoreEvent` returns success even
-/// for an undefined one (the event is dropped with a console line): the host checks here.
+/// The instruments the compiled orchestras define, as Csound parsed them (`CompiledOrchestra`:
+/// included files too). Csound 6.18's API cannot list instruments, and `csoundScoreEvent`
+/// returns success even for an undefined one (the event is dropped with a console line): the
+/// host checks here. `declared(in:)` reads text's own `instr` lines, for checks before a compile.
 public struct InstrumentTable: Sendable, Equatable {
     public private(set) var numbers: Set<Int> = []
     public private(set) var names: [String] = []
@@ -16,6 +17,12 @@ public struct InstrumentTable: Sendable, Equatable {
         return numbers.contains(Int(m))
     }
     public func defines(name: String) -> Bool { names.contains(name) }
+
+    /// Adds what a compiled orchestra defines.
+    public mutating func add(_ orchestra: CompiledOrchestra) {
+        numbers.formUnion(orchestra.numbers)
+        for name in orchestra.names where !names.contains(name) { names.append(name) }
+    }
 
     /// Adds the instruments declared in orchestra text (`instr 1, 2, bass`, `instr +name`).
     public mutating func add(declarationsIn orchestra: String) {

@@ -91,7 +91,7 @@ extension JackDriver {
     func compileAdmitted(_ text: String, source: String) throws -> UInt64 {
         let cost = try OrchestraCheck.inChild(text, source: source, options: searchOptions, limits: jackOptions.compileLimits)
         // vco2init run again replaces the tables that playing vco2 voices read (a crash).
-        if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.orchestraTexts.contains { OrchestraCheck.mentions($0, "vco2") } }) {
+        if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.uses("vco2") }) {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
                 "error: vco2init while vco2 tables exist would replace them under the voices reading them; not compiled (run it once, at the start of the orchestra)"]))
         }
