@@ -10,6 +10,12 @@ import Synchronization
 ///
 /// Threads: the owner (NRT) calls start/stop/compile; producers post from their own thread;
 /// a supervisor thread (NRT) drains the applied ring and the console, and handles JACK's events.
+///
+/// Parking (`parkCallback`): before the client is deactivated or closed, the driver sets
+/// `paused` and waits for a callback already inside to end (`callbackSeq` odd; the callback
+/// counts itself in before it reads `paused`, both sequentially consistent). JACK2 cancels its
+/// process thread asynchronously on deactivation; cancelled inside `csoundPerformKsmps` it would
+/// leave Csound's API lock held and the engine's destruction waiting for ever (seen in CI).
 public final class JackDriver: @unchecked Sendable {
     public let source: EngineSource
     public private(set) var jackOptions: JackOptions

@@ -14,6 +14,12 @@ import PodiumEngine
 //      csoundPerformKsmps, the orchestra's MIDI out → midi_out at the k-cycle's frame (MIDIOut.swift),
 //      reset momentaries, note merged compiles, copy spout → JACK out
 //   4. output levels for meters (OutputLevels.swift); publish the clock for other threads; statistics
+//      (the callback's time against the period as a histogram and its max; for the longest
+//      callback also its CPU time, the notes it started and the voices playing, so the stop line
+//      tells a busy callback from a preempted one)
+// Every applied command goes back on the *applied* ring with its absolute k-cycle and JACK frame
+// (the supervisor journals it). `KCycle.perform` is shared with `SessionReplayer`, so a replay
+// cannot take a k-cycle's steps in another order.
 // No allocation, no locks, no reference counting, no Foundation: the compiler checks it.
 
 /// The process callback JACK calls; `arg` is the `RTState`.
