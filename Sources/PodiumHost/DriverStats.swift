@@ -27,6 +27,8 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     /// Mean callback time since the last `resetCallbackTimes`.
     public var meanCallbackMicroseconds: Double
     public var periodMicroseconds: Double
+    /// The period the longest callback ran in (the period can change: PipeWire's quantum).
+    public var maxCallbackPeriodMicroseconds: Double
     /// Callback time as a fraction of the period, from the histogram (0.5 % steps).
     public var p50: Double
     public var p99: Double
@@ -91,6 +93,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         maxCallbackSlices = c(.maxCallbackSlices)
         maxCallbackStartNanoseconds = c(.maxCallbackStartNs)
         periodMicroseconds = Double(c(.lastPeriodFrames)) / sampleRate * 1e6
+        maxCallbackPeriodMicroseconds = c(.maxCallbackFrames) > 0 ? Double(c(.maxCallbackFrames)) / sampleRate * 1e6 : periodMicroseconds
         lastPeriod = Int(c(.lastPeriodFrames))
         deferredCommands = c(.deferredCommands)
         refusedTables = c(.refusedTables)
@@ -130,7 +133,9 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         }
         p50 = percentile(0.5)
         p99 = percentile(0.99)
-        self.dspLoad = dspLoad
+        // A negative load: the server's own figure is not to be trusted (pipewire-jack's
+        // jack_cpu_load): the callbacks' mean time against the period instead.
+        self.dspLoad = dspLoad >= 0 ? dspLoad : (periodMicroseconds > 0 ? meanCallbackMicroseconds / periodMicroseconds * 100 : 0)
         self.overflows = overflows
         self.consoleDropped = consoleDropped
     }
@@ -138,7 +143,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     public var description: String {
         let pct = { (x: Double) in String(format: "%.1f%%", x * 100) }
         return "callbacks \(callbacks), k-cycles \(cycles), xruns \(xruns), commands \(commands) (late \(lateCommands)), "
-            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", periodMicroseconds)) µs (k-cycle \(maxCallbackCycle), CPU \(String(format: "%.0f", maxCallbackCPUMicroseconds)) µs, \(maxCallbackNotes) notes started, \(maxCallbackVoices) voices\(maxCallbackMerged ? ", a compile merged" : "")\(maxCallbackSlices > 0 ? ", \(maxCallbackSlices) table slices copied" : "")), "
+            + "callback p50 ≤\(pct(p50)) p99 ≤\(pct(p99)) max \(String(format: "%.0f", maxCallbackMicroseconds)) µs of \(String(format: "%.0f", maxCallbackPeriodMicroseconds)) µs (k-cycle \(maxCallbackCycle), CPU \(String(format: "%.0f", maxCallbackCPUMicroseconds)) µs, \(maxCallbackNotes) notes started, \(maxCallbackVoices) voices\(maxCallbackMerged ? ", a compile merged" : "")\(maxCallbackSlices > 0 ? ", \(maxCallbackSlices) table slices copied" : "")), "
             + "DSP load \(String(format: "%.1f", dspLoad))%, ring overflows \(overflows), console lines dropped \(consoleDropped), "
             + "deferred \(deferredCommands), clipped samples \(clippedSamples), silenced k-cycles \(silencedCycles), "
             + (refusedTables > 0 ? "refused tables \(refusedTables), " : "")

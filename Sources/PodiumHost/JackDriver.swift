@@ -155,7 +155,7 @@ public final class JackDriver: @unchecked Sendable {
         LargeAllocations.keepOnMmap()
         let api = try openClient()
         do {
-            let ksmps = try Alignment.ksmps(period: api.bufferSize, requested: jackOptions.ksmps)
+            let ksmps = try Alignment.ksmps(period: api.bufferSize, requested: jackOptions.ksmps ?? (PipeWire.isJackLibrary ? PipeWire.defaultKsmps(period: api.bufferSize) : nil))
             let engine = try makeEngine(sampleRate: api.sampleRate, ksmps: ksmps)
             lock.withLock { _engine = engine }
             journal.engine(ksmps: ksmps, after: 0)
@@ -295,7 +295,7 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     public var stats: DriverStats {
-        let load = lock.withLock { api?.cpuLoad ?? 0 }
+        let load = PipeWire.isJackLibrary ? -1 : lock.withLock { api?.cpuLoad ?? 0 }
         let (sampleRate, ksmps) = lock.withLock { (_engine?.sampleRate ?? 48000, _engine?.ksmps ?? 0) }
         return DriverStats(counters: state.pointee.stats, sampleRate: sampleRate, ksmps: ksmps, dspLoad: load,
                            overflows: producers.reduce(0) { $0 + $1.ring.overflows } + appliedRing.overflows,
@@ -342,8 +342,6 @@ public final class JackDriver: @unchecked Sendable {
                 throw error
             }
         }
-        // Followers move with Podium's bars; the supervisor sees that JACK lets it roll.
-        if jackOptions.transport == .master { api.startTransport() }
         lock.withLock {
             self.api = api
             inPorts = ins
@@ -352,7 +350,16 @@ public final class JackDriver: @unchecked Sendable {
             midiOutPort = midiOut
         }
         if jackOptions.connect {
-            let playback = api.physicalPorts(input: true), capture = api.physicalPorts(input: false)
+            var playback = api.physicalPorts(input: true)
+            // PipeWire's session manager gives a sink its ports a moment after the server
+            // answers: a reconnection can come in between (up to a second is waited for them).
+            let deadline = ContinuousClock.now + .seconds(1)
+            while playback.isEmpty, !outs.isEmpty, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.05)
+                playback = api.physicalPorts(input: true)
+            }
+            if playback.isEmpty, !outs.isEmpty { onNotice?("no physical playback ports to connect the outputs to: they stay unconnected (connect them yourself; --no-connect says so at the start)") }
+            let capture = api.physicalPorts(input: false)
             var pairs: [(String, String)] = []
             if !playback.isEmpty { for (i, p) in outs.enumerated() { pairs.append((api.portName(p), playback[i % playback.count])) } }
             if !capture.isEmpty { for (i, p) in ins.enumerated() { pairs.append((capture[i % capture.count], api.portName(p))) } }
@@ -361,6 +368,10 @@ public final class JackDriver: @unchecked Sendable {
                 do { try api.connect(from, to) } catch { onNotice?("could not connect \(from) to \(to): \(error)") }
             }
         }
+        // Followers move with Podium's bars; the supervisor sees that JACK lets it roll. Started
+        // once the ports are connected: on PipeWire, connecting to a sink moves the client to
+        // the sink's driver, whose transport is its own.
+        if jackOptions.transport == .master { api.startTransport() }
     }
 
 }

@@ -37,7 +37,7 @@ extension JackDriver {
     /// Starts the record of the longest callback again: a measurement's window (tests, benches).
     // Thread: NRT (any)
     public func resetLongestCallback() {
-        for i in [StatIndex.maxCallbackNs, .maxCallbackCPUNs, .maxCallbackStartNs, .maxCallbackCycle, .maxCallbackNotes, .maxCallbackVoices, .maxCallbackMerged, .maxCallbackSlices] {
+        for i in [StatIndex.maxCallbackNs, .maxCallbackCPUNs, .maxCallbackStartNs, .maxCallbackCycle, .maxCallbackNotes, .maxCallbackVoices, .maxCallbackMerged, .maxCallbackSlices, .maxCallbackFrames] {
             podium_counter_store(state.pointee.stats + i.rawValue, 0)
         }
     }

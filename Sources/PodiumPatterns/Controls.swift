@@ -25,7 +25,7 @@ public enum Controls {
     voice waveloss xsdelay
     """.split(separator: " ").map(String.init))
     static let ints: Set<String> = ["channel", "cut", "nrpn", "octave", "orbit", "nrpnn", "nrpnv"]
-    static let strings: Set<String> = ["s", "midicmd", "toArg", "unit", "vowel"]
+    static let strings: Set<String> = ["s", "midicmd", "toArg", "unit", "vowel", "bank"]
     static let notes: Set<String> = ["n", "note", "midinote"]
 
     /// Params.hs's aliases (`lpf = cutoff` …), and the functions whose map key differs from
@@ -54,7 +54,8 @@ public enum Controls {
         }
     }
 
-    /// The control's kind, nil for a name Tidal 1.7.10 does not have.
+    /// The control's kind, nil for a name Tidal 1.7.10 does not have (`bank` is Strudel's: a sample
+    /// bank by name, as `pS "bank"` in Tidal).
     public static func kind(_ name: String) -> Kind? {
         if ints.contains(name) { return .int }
         if notes.contains(name) { return .note }

@@ -81,6 +81,14 @@ extension Performance {
     func startServerIfNone() throws {
         let serverName = options.jack.serverName ?? JackDriver.defaultServerName
         guard !JackServer.isRunning(name: serverName) else { return }
+        // PipeWire's libjack (pw-jack) cannot start jackd, and beside a running PipeWire a
+        // jackd on the sound card would fight it for the card.
+        if PipeWire.isJackLibrary {
+            throw PerformanceError("PipeWire does not answer (this podium runs on PipeWire's JACK library, through pw-jack): start it (systemctl --user start pipewire wireplumber), or run podium without pw-jack to use jackd")
+        }
+        if options.netServer == nil, PipeWire.isRunning() {
+            throw PerformanceError("no JACK server is running, and PipeWire is: \(PipeWire.howToPlay); podium does not start jackd beside it (it would fight PipeWire for the sound card)")
+        }
         guard options.startServer else { throw PerformanceError("no JACK server \"\(serverName)\" is running (--jack-server none)") }
         if let net = options.netServer {
             do {

@@ -297,6 +297,7 @@ func recordDuration(_ s: UnsafeMutablePointer<RTState>, started: UInt64, nanosec
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackVoices.rawValue, voices)
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackMerged.rawValue, s.pointee.mergedThisCallback ? 1 : 0)
             podium_counter_store(s.pointee.stats + StatIndex.maxCallbackSlices.rawValue, UInt64(s.pointee.slicesThisCallback))
+            podium_counter_store(s.pointee.stats + StatIndex.maxCallbackFrames.rawValue, UInt64(n))
         }
         podium_counter_add(s.pointee.stats + StatIndex.callbacks.rawValue, 1)
         podium_counter_max(s.pointee.stats + StatIndex.maxCallbackNs.rawValue, nanoseconds)

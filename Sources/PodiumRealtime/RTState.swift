@@ -47,6 +47,9 @@ public enum StatIndex: Int, CaseIterable {
     case midiOutSent, midiOutFull, midiOutRefused
     /// Hushes applied, and the waiting commands they dropped.
     case hushes, droppedByHush
+    /// The longest callback's period in frames: a period change (PipeWire's quantum) leaves the
+    /// maximum measured against the period it ran in.
+    case maxCallbackFrames
 }
 
 /// The four states of a handover between the driver (NRT) and the callback (RT), one atomic

@@ -117,9 +117,25 @@ enum DoctorChecks {
     /// and at what priority, and the xruns it has over a short look.
     static func jackServer(name: String?, watch seconds: Double) -> Finding {
         guard let look = JackServerLook.look(server: name, seconds: seconds) else {
+            if PipeWire.isJackLibrary {
+                return Finding(level: .problem, check: "JACK server", found: "this doctor runs on PipeWire's JACK library (pw-jack), and PipeWire does not answer",
+                               fix: "systemctl --user start pipewire wireplumber (or run podium without pw-jack, with jackd)")
+            }
+            if PipeWire.isRunning() {
+                return Finding(level: .note, check: "JACK server", found: "none running; PipeWire is (podium play does not start jackd beside it): \(PipeWire.howToPlay)")
+            }
             return Finding(level: .note, check: "JACK server", found: "none running\(name.map { " under the name \($0)" } ?? ""): podium play starts one (the sound card's, or the dummy backend)")
         }
         let ms = String(format: "%.1f", Double(look.period) / Double(look.sampleRate) * 1000)
+        if PipeWire.isJackLibrary {
+            // Its libjack answers max - 5 for the priority before activation (-6 here): not said.
+            let what = "PipeWire \(PipeWire.version ?? "") through pw-jack: quantum \(look.period) frames at \(look.sampleRate) Hz (\(ms) ms a period; it changes when any application asks — Podium's ksmps \(PipeWire.defaultKsmps(period: look.period)) divides every quantum from \(PipeWire.defaultKsmps(period: look.period)) up, so a change restarts nothing), \(look.xruns) xrun\(look.xruns == 1 ? "" : "s") in \(String(format: "%g", seconds)) s"
+            if look.xruns > 0 {
+                return Finding(level: .problem, check: "JACK server", found: what + ": clicks already, with nothing of Podium's running",
+                               fix: "a longer quantum: pw-jack -p \(look.period * 2) podium play … (or pw-metadata -n settings 0 clock.force-quantum \(look.period * 2))")
+            }
+            return Finding(level: .ok, check: "JACK server", found: what)
+        }
         let what = "\(name ?? "the default server"): period \(look.period) frames at \(look.sampleRate) Hz (\(ms) ms a period), "
             + (look.realtime ? "real-time (priority \(look.priority))" : "not real-time")
             + ", \(look.xruns) xrun\(look.xruns == 1 ? "" : "s") in \(String(format: "%g", seconds)) s"
@@ -138,6 +154,9 @@ enum DoctorChecks {
     static func soundCards() -> Finding {
         guard let text = try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8),
               case let cards = text.split(separator: "\n").filter({ $0.first == " " && $0.contains("]:") }), !cards.isEmpty else {
+            if PipeWire.isJackLibrary || PipeWire.isRunning() {
+                return Finding(level: .note, check: "sound cards", found: "none (no ALSA cards): PipeWire plays to its own sinks")
+            }
             return Finding(level: .note, check: "sound cards", found: "none (no ALSA cards): podium play uses JACK's dummy backend and records the performance so that it can be heard")
         }
         let names = cards.compactMap { $0.split(separator: "]:", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) }
