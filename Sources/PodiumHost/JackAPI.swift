@@ -152,6 +152,13 @@ extension JackAPI {
     // Thread: NRT (the driver)
     func startTransport() { jack_transport_start(client) }
 
+    /// Whether the transport this client sees is stopped.
+    // Thread: NRT (the supervisor)
+    var transportIsStopped: Bool {
+        var pos = jack_position_t()
+        return jack_transport_query(client, &pos) == JackTransportStopped
+    }
+
     /// The transport's frame while it waits in `Starting` for its clients; nil in any other state.
     // Thread: NRT (the supervisor)
     var transportStartingFrame: UInt32? {

@@ -72,6 +72,10 @@ public final class JackDriver: @unchecked Sendable {
     let restartRequest = Mutex<Int?>(nil)
     /// Master transport: a start JACK holds in `Starting` (TransportStartWatch.swift); supervisor's.
     var transportStartWatch = TransportStartWatch()
+    /// Master transport: until when a transport still stopped after Podium started it is started
+    /// again (`ensureMasterRolls`), and when it last was.
+    var masterStartUntil: ContinuousClock.Instant?
+    var masterLastStart = ContinuousClock.now
     let restartDone = DispatchSemaphore(value: 0)
     var restartError: Error?
     /// The supervisor reports each of these once.
@@ -371,7 +375,10 @@ public final class JackDriver: @unchecked Sendable {
         // Followers move with Podium's bars; the supervisor sees that JACK lets it roll. Started
         // once the ports are connected: on PipeWire, connecting to a sink moves the client to
         // the sink's driver, whose transport is its own.
-        if jackOptions.transport == .master { api.startTransport() }
+        if jackOptions.transport == .master {
+            api.startTransport()
+            lock.withLock { masterStartUntil = .now + .seconds(2); masterLastStart = .now }
+        }
     }
 
 }

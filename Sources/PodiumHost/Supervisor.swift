@@ -32,6 +32,7 @@ extension JackDriver {
             if misaligned != 0 { realign(period: misaligned) }
             restartIfRequested()
             releaseStalledTransportStart()
+            ensureMasterRolls()
             Thread.sleep(forTimeInterval: 0.01)
         }
         drainSideRings()
@@ -57,6 +58,23 @@ extension JackDriver {
         guard located else { return }
         if n == 1 {
             onNotice?("JACK transport: the start waited for a client that cannot answer JACK's sync (one opened while it started); located at frame \(frame) again so that it rolls")
+        }
+    }
+
+    /// Master transport: a start that left the transport stopped is made again, for two seconds
+    /// after it (every 100 ms). On PipeWire each driver has its own transport, and a client moves
+    /// to the sink's driver a moment after its ports connect: a start made before the move
+    /// started the old driver's. A stop afterwards (Podium's or another client's) is left alone.
+    // Thread: NRT (supervisor)
+    func ensureMasterRolls() {
+        guard jackOptions.transport == .master else { return }
+        lock.withLock {
+            guard let until = masterStartUntil, let api else { return }
+            guard ContinuousClock.now < until else { masterStartUntil = nil; return }
+            guard api.transportIsStopped else { return }
+            guard ContinuousClock.now - masterLastStart >= .milliseconds(100) else { return }
+            api.startTransport()
+            masterLastStart = .now
         }
     }
 

@@ -81,6 +81,20 @@ final class PipeWireTests {
         #expect(try pw.recordSinkPeak(seconds: 0.8) > 0.2, "connected to the sink again, the held note sounding: \(text(err))")
     }
 
+    @Test("--transport master on an idle sink: the transport rolls where Podium's ports are (the sink's driver), seen by a client connected to the sink")
+    func transportMasterRolls() throws {
+        let pw = try TestPipeWire()
+        defer { pw.stop() }
+        let (p, err) = try play(pw, ["--transport", "master"])
+        defer { if p.isRunning { p.interrupt() }; waitForExit(p) }
+        #expect(eventually(10) { self.text(err).contains("podium: playing") }, "\(text(err))")
+        Thread.sleep(forTimeInterval: 1)
+        let r = try run(try #require(which("pw-jack")), ["python3", Paths.fixture("jack-transport-state.py"), "podium-null-sink:playback_FL", "2"],
+                        environment: pw.environment, timeout: 20)
+        let states = r.stdout.split(separator: "\n").filter { $0.hasPrefix("state ") }
+        #expect(states.count == 2 && states.allSatisfy { $0 == "state 1" }, "rolling (1) on the sink's driver: \(r.stdout)\(r.stderr)")
+    }
+
     @Test("podium doctor under pw-jack names PipeWire and its quantum (no priority of -6); without pw-jack, doctor and podium play say how to play through PipeWire, and play starts no jackd beside it")
     func doctorAndPlayAdvice() throws {
         let pw = try TestPipeWire()
