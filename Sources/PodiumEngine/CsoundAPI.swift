@@ -63,6 +63,20 @@ public struct CsoundAPI: @unchecked Sendable {
         return port
     }
 
+    /// A .csd's `<CsOptions>` that would change how the engine performs are set back to the
+    /// host's choice: `--realtime` (Csound's realtime mode breaks exact replay) and
+    /// `--sample-accurate` off. Returns the options that were taken back, as written.
+    // Thread: NRT (engine owner), after the CSD compiled and before start
+    func takeBackModes(realtime: Bool, sampleAccurate: Bool) -> [String] {
+        var p = CSOUND_PARAMS()
+        csoundGetParams(raw, &p)
+        var taken: [String] = []
+        if (p.realtime_mode != 0) != realtime { taken.append(realtime ? "no --realtime" : "--realtime"); p.realtime_mode = realtime ? 1 : 0 }
+        if (p.sample_accurate != 0) != sampleAccurate { taken.append(sampleAccurate ? "no --sample-accurate" : "--sample-accurate"); p.sample_accurate = sampleAccurate ? 1 : 0 }
+        if !taken.isEmpty { csoundSetParams(raw, &p) }
+        return taken
+    }
+
     // MARK: compile — Thread: NRT (engine owner)
 
     func compileOrc(_ text: String) -> Int32 { csoundCompileOrc(raw, text) }

@@ -50,6 +50,9 @@ public final class Engine: @unchecked Sendable {
     /// The csound `--port` a .csd's `<CsOptions>` asked for: Csound's own server is not started
     /// (it would listen on every address, unjournaled); Podium's csound port takes the port.
     public private(set) var csoundPortFromOptions: Int?
+    /// `<CsOptions>` that asked for another performing mode than the host's, set back
+    /// (`--realtime`: exact replay needs it off).
+    public private(set) var modesFromOptions: [String] = []
     /// What compile errors call the orchestra (its path, or the text's name).
     private var sourceName = "orchestra"
     /// The Csound options this engine was given (its flags, its search paths): a scratch Csound
@@ -113,6 +116,7 @@ public final class Engine: @unchecked Sendable {
             let sections = CSDSections(text)
             try checked(source: path) { api.compileCsd(path: path) }
             csoundPortFromOptions = api.takeServerPort()
+            modesFromOptions = api.takeBackModes(realtime: options.realtime, sampleAccurate: options.sampleAccurate)
             lineOffset = CSDSections.lineOf("<CsInstruments>", in: text) ?? 0
             keep(sections.orchestra)
             learn(whole: sections.orchestra)

@@ -252,6 +252,9 @@ extension Performance {
         // A .csd's `--port=N` (Csound's own server, which Podium does not start): Podium's port
         // takes it, on loopback, journaled; `--csound-port` wins over it.
         let asked = driver.engine.csoundPortFromOptions
+        for mode in driver.engine.modesFromOptions {
+            say("podium: the orchestra's <CsOptions> ask for \(mode == "--realtime" ? "--realtime (Csound's realtime mode)" : mode): a performance runs without it, so that it replays exactly")
+        }
         if let asked, let given = options.csoundPort, Int(given.port) != asked {
             say("podium: the orchestra's <CsOptions> ask for --port=\(asked); --csound-port \(given.port) takes its place")
         }
