@@ -53,12 +53,13 @@ public struct CsoundAPI: @unchecked Sendable {
     /// Csound parsed it: its `daemon` parameter), which is then switched off: Csound would bind
     /// it to every address, take code from anyone and journal nothing. Nil when none was asked.
     // Thread: NRT (engine owner), after the CSD compiled and before start
-    func takeServerPort() -> Int? {
+    func takeServerPort(daemon: Bool) -> Int? {
         var p = CSOUND_PARAMS()
         csoundGetParams(raw, &p)
         guard p.daemon > 1 else { return nil }
         let port = Int(p.daemon)
-        p.daemon = 0
+        // 1: daemon mode without a server (a live performance's; see Engine.forPerformance).
+        p.daemon = daemon ? 1 : 0
         csoundSetParams(raw, &p)
         return port
     }

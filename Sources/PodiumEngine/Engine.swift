@@ -115,7 +115,7 @@ public final class Engine: @unchecked Sendable {
             try CSDSections.check(text, source: path)
             let sections = CSDSections(text)
             try checked(source: path) { api.compileCsd(path: path) }
-            csoundPortFromOptions = api.takeServerPort()
+            csoundPortFromOptions = api.takeServerPort(daemon: options.csoundFlags.contains(Engine.daemonFlag))
             modesFromOptions = api.takeBackModes(realtime: options.realtime, sampleAccurate: options.sampleAccurate)
             lineOffset = CSDSections.lineOf("<CsInstruments>", in: text) ?? 0
             keep(sections.orchestra)
@@ -380,10 +380,16 @@ public final class Engine: @unchecked Sendable {
 
     // MARK: performances
 
+    /// Csound's daemon mode: the end of the score does not end the performance (musmon.c's
+    /// sensevents stops reading at its `e`). Without it, a score whose notes are all held
+    /// (`i "verb" 0 -1`, an effect's usual line) ended at its first k-cycle, and from then on
+    /// csoundPerformKsmps returned at once: silence, live notes included.
+    static let daemonFlag = "--daemon"
+
     /// An engine started the way every live performance starts — the JACK driver's, and a
     /// session replay's, so that the two perform alike sample for sample: not `--realtime`,
-    /// sample-accurate events, the score held open (`f 0 z`), then `liveOrchestras` (code
-    /// compiled during the performance so far) compiled in order.
+    /// sample-accurate events, the score held open (daemon mode, and `f 0 z`), then
+    /// `liveOrchestras` (code compiled during the performance so far) compiled in order.
     // Thread: NRT (owner)
     public static func forPerformance(source: EngineSource, options: EngineOptions, sampleRate: Int, ksmps: Int,
                                       liveOrchestras: [String] = []) throws -> Engine {
@@ -394,6 +400,7 @@ public final class Engine: @unchecked Sendable {
         o.midiOutput = true
         o.sampleRate = sampleRate
         o.ksmps = ksmps
+        if !o.extra.contains(Engine.daemonFlag) { o.extra.append(Engine.daemonFlag) }
         let engine = try Engine(options: o)
         try engine.compile(source)
         try OrchestraCheck.instrumentNumbers(engine.instruments, source: source.displayName)

@@ -42,6 +42,46 @@ struct EngineTests {
         #expect(engine.console.scoreFinishedRepeats > 300, "Csound said it \(engine.console.scoreFinishedRepeats) more times")
     }
 
+    @Test("a performance whose score only holds notes (an effect's `i \"verb\" 0 -1`) goes on: the held note sounds, a live note plays over it, Csound never says the score finished")
+    func heldOnlyScore() throws {
+        let dir = Paths.temporaryDirectory()
+        let csd = dir.appendingPathComponent("held.csd").path
+        try """
+        <CsoundSynthesizer>
+        <CsInstruments>
+        nchnls = 1
+        0dbfs = 1
+        instr 1
+          out oscili(0.3, 440)
+        endin
+        instr verb
+          out oscili(0.1, 220)
+        endin
+        </CsInstruments>
+        <CsScore>
+        i "verb" 0 -1
+        </CsScore>
+        </CsoundSynthesizer>
+        """.write(toFile: csd, atomically: true, encoding: .utf8)
+        let engine = try Engine.forPerformance(source: .csd(path: csd), options: EngineOptions(), sampleRate: 48000, ksmps: 64)
+        func peak(_ cycles: Int) -> Double {
+            var m = 0.0
+            for _ in 0..<cycles {
+                _ = engine.performKsmps()
+                for i in 0..<engine.ksmps { m = max(m, abs(engine.spout[i])) }
+            }
+            return m
+        }
+        #expect(abs(peak(200) - 0.1) < 0.01, "the held note sounds")
+        try engine.scoreEvent(instrument: 1, start: 0, duration: 0.05)
+        _ = peak(0)
+        #expect(peak(30) > 0.35, "a live note over it")
+        _ = peak(50)
+        #expect(abs(peak(800) - 0.1) < 0.01, "the held note goes on")
+        let said = engine.console.drain().filter { $0.text.contains("Score finished") }
+        #expect(said.isEmpty, "\(said.map(\.text))")
+    }
+
     @Test("a control value set by the host comes back through chnget/chnset")
     func controlRoundTrip() throws {
         let engine = try startedEngine()
