@@ -37,8 +37,7 @@ public final class ReplSession: @unchecked Sendable {
     /// Whether `:quit` during a recording asks for confirmation (true for a terminal REPL).
     public var confirmsQuit = false
 
-    public static let commands = [":help", ":load", ":reload", ":set", ":get", ":channels", ":instruments", ":status", ":record", ":preset", ":reset", ":learn", ":chord",
-                                  ":tempo", ":quant", ":loops", ":patterns", ":samples", ":stop", ":hush", ":link", ":quit"]
+    public static let commands = HelpTopics.replCommands.map(\.name)
 
     public init(driver: JackDriver, reloader: HotReload?, print: @escaping @Sendable (String) -> Void) {
         self.driver = driver
@@ -133,25 +132,7 @@ public final class ReplSession: @unchecked Sendable {
     func command(_ name: String, _ args: [String]) {
         switch name {
         case "help":
-            print("""
-            score lines (i1 0 2 440), instr … endin blocks, global code lines, and:
-              :load FILE      compile an orchestra file      :reload        recompile the watched file
-              :set CHAN VAL   set a channel                  :get CHAN      read a channel
-              :channels       channels and values            :instruments   defined instruments
-              :status         engine and audio statistics    :record start|stop  a session
-              :preset save|load NAME   all input channels    :reset CHAN    back to its declared default
-              :learn CHAN     bind the next MIDI controller  :chord         name the notes held on MIDI
-              :tempo [BPM]    the beat clock's tempo         :quant bar|beat|N|off  quantize score lines
-              @bar / @beat / @now LINE   one line on the next bar, beat, or now
-              loop NAME BEATS … end      a live loop (again: swaps at its next turn)
-              d1 $ s "bass*2 [~ bass]" # n "<0 3>"   a pattern, in Tidal's words (again: swaps at the next cycle);
-              d1 silence, hush, setcps 0.6, once $ …; :{ … :} for several lines; :patterns lists them
-              :samples [NAME] the sample banks' names (s "bd:3" plays bd's fourth file); NAME: which file it plays
-              :loops          loops playing                  :stop [NAME]   stop a loop (all)
-              :hush           silence now: notes released, loops ended, waiting notes dropped, all notes off on MIDI out
-              :link [on|off|start|stop]  join/leave the Ableton Link session (peers, tempo, beat); start/stop the clock
-              :quit           stop (or Ctrl-D)
-            """)
+            print(args.isEmpty ? HelpTopics.listing : HelpTopics.help(args.joined(separator: " ")))
         case "load":
             guard let path = args.first else { return print("usage: :load FILE") }
             do { compile(try CSDSections.orchestra(ofFile: path), source: path) } catch { print("\(error)") }

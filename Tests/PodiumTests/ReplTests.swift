@@ -47,7 +47,7 @@ final class ReplTests {
         return (dir, file)
     }
 
-    @Test("piped stdin runs the same commands: blocks compile, errors carry their line, :quit stops")
+    @Test("piped stdin runs the same commands: blocks compile, errors carry their line, :help TOPIC answers from the reference tables, :quit stops")
     func piped() throws {
         let (dir, file) = try orchestraFile()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -62,6 +62,10 @@ final class ReplTests {
          a1 nosuch 3
         endin
         :get freq
+        :help every
+        :help /podium/event
+        :help hush
+        :help evry
         @0.3 :instruments
         @0.5 :quit
         """.write(toFile: input, atomically: true, encoding: .utf8)
@@ -70,6 +74,12 @@ final class ReplTests {
         #expect(r.stdout.contains("compiled instr 5"))
         #expect(r.stdout.contains("<repl>:2: "), "\(r.stdout)")
         #expect(r.stdout.contains("freq = 440"))
+        // :help TOPIC: a pattern function's signature from the language's own table, an OSC
+        // address, a command, and what a misspelt name resembles.
+        #expect(r.stdout.contains("every :: Pattern Int -> (Pattern a -> Pattern a) -> Pattern a -> Pattern a"), "\(r.stdout)")
+        #expect(r.stdout.contains("OSC /podium/event") && r.stdout.contains("a score event"), "\(r.stdout)")
+        #expect(r.stdout.contains(":hush\n  silence now: notes released"), "\(r.stdout)")
+        #expect(r.stdout.contains("no help for evry; did you mean") , "\(r.stdout)")
         #expect(r.stdout.contains("instr 2 (0 active)\ninstr 5 (1 active)"), "\(r.stdout)")
     }
 
