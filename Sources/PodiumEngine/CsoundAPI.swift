@@ -78,6 +78,12 @@ public struct CsoundAPI: @unchecked Sendable {
         return taken
     }
 
+    /// The sound output and input a .csd's `<CsOptions>` named (`-o dac:hw:1`, `-o take.wav`,
+    /// `-i adc`): with the host's audio, Csound opens neither (nil when none was named).
+    // Thread: NRT (engine owner)
+    var namedOutput: String? { csoundGetOutputName(raw).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+    var namedInput: String? { csoundGetInputName(raw).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } }
+
     // MARK: compile — Thread: NRT (engine owner)
 
     func compileOrc(_ text: String) -> Int32 { csoundCompileOrc(raw, text) }

@@ -53,6 +53,25 @@ public final class Engine: @unchecked Sendable {
     /// `<CsOptions>` that asked for another performing mode than the host's, set back
     /// (`--realtime`: exact replay needs it off).
     public private(set) var modesFromOptions: [String] = []
+    /// Audio and MIDI devices or files a .csd's `<CsOptions>` name (`-odac:hw:1`, `-o take.wav`,
+    /// `-M hw:2`): the host's audio and MIDI take their place, Csound opens none of them.
+    public private(set) var devicesFromOptions: [String] = []
+
+    /// What `<CsOptions>` name that the host takes over: the audio output and input Csound
+    /// parsed, and the MIDI devices (`-M`, `-Q`, `--midi-device=`, `--midi-out=`) as written.
+    static func devices(output: String?, input: String?, options: String) -> [String] {
+        var found: [String] = []
+        if let output { found.append("-o \(output)") }
+        if let input { found.append("-i \(input)") }
+        let words = options.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+        for (i, w) in words.enumerated() {
+            for flag in ["-M", "-Q", "--midi-device=", "--midi-out="] where w.hasPrefix(flag) {
+                let value = w.count > flag.count ? String(w.dropFirst(flag.count)) : (i + 1 < words.count ? words[i + 1] : "")
+                if !value.isEmpty, !(flag.hasPrefix("-") && flag.count == 2 && w == flag && value.hasPrefix("-")) { found.append("\(flag.hasSuffix("=") ? flag : flag + " ")\(value)") }
+            }
+        }
+        return found
+    }
     /// What compile errors call the orchestra (its path, or the text's name).
     private var sourceName = "orchestra"
     /// The Csound options this engine was given (its flags, its search paths): a scratch Csound
@@ -117,6 +136,7 @@ public final class Engine: @unchecked Sendable {
             try checked(source: path) { api.compileCsd(path: path) }
             csoundPortFromOptions = api.takeServerPort(daemon: options.csoundFlags.contains(Engine.daemonFlag))
             modesFromOptions = api.takeBackModes(realtime: options.realtime, sampleAccurate: options.sampleAccurate)
+            devicesFromOptions = Engine.devices(output: api.namedOutput, input: api.namedInput, options: sections.options)
             lineOffset = CSDSections.lineOf("<CsInstruments>", in: text) ?? 0
             keep(sections.orchestra)
             learn(whole: sections.orchestra)

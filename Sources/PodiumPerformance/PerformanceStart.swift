@@ -252,6 +252,10 @@ extension Performance {
         // A .csd's `--port=N` (Csound's own server, which Podium does not start): Podium's port
         // takes it, on loopback, journaled; `--csound-port` wins over it.
         let asked = driver.engine.csoundPortFromOptions
+        let devices = driver.engine.devicesFromOptions
+        if !devices.isEmpty {
+            say("podium: the orchestra's <CsOptions> name \(devices.joined(separator: ", ")): Podium's JACK ports play and take MIDI in their place (Csound opens no device or file; --record keeps the performance's audio)")
+        }
         for mode in driver.engine.modesFromOptions {
             say("podium: the orchestra's <CsOptions> ask for \(mode == "--realtime" ? "--realtime (Csound's realtime mode)" : mode): a performance runs without it, so that it replays exactly")
         }

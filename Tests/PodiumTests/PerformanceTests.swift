@@ -121,10 +121,10 @@ final class PerformanceTests {
         performance.stop()
     }
 
-    @Test("a .csd whose <CsOptions> say --port=N --realtime: realtime mode is set back (said; exact replay needs it off); Csound's own server (every address, unjournaled) is not started; Podium's csound port takes N on loopback, and what it plays is journaled")
+    @Test("a .csd whose <CsOptions> say --port=N --realtime -odac:hw:7 -M hw:9: the devices are said and JACK takes their place, realtime mode is set back (said; exact replay needs it off); Csound's own server (every address, unjournaled) is not started; Podium's csound port takes N on loopback, and what it plays is journaled")
     func csOptionsPort() throws {
         let port = Int(try freeUDPPort())
-        let csd = PerformanceTests.csd.replacingOccurrences(of: "<CsInstruments>", with: "<CsOptions>\n--port=\(port) --realtime\n</CsOptions>\n<CsInstruments>")
+        let csd = PerformanceTests.csd.replacingOccurrences(of: "<CsInstruments>", with: "<CsOptions>\n--port=\(port) --realtime -odac:hw:7 -M hw:9\n</CsOptions>\n<CsInstruments>")
             .replacingOccurrences(of: "i 1 0 3600\n", with: "")
         #expect(!csd.contains("i 1 0 3600"), "no held note: only what the port plays sounds")
         var (options, _) = try PerformanceTests.options(server: server.name, csd: csd)
@@ -137,6 +137,9 @@ final class PerformanceTests {
         #expect(said.withLock { $0 }.contains { $0.contains("ask for --port=\(port): Podium's csound port takes it") }, "\(said.withLock { $0 })")
         #expect(said.withLock { $0 }.contains { $0.contains("ask for --realtime (Csound's realtime mode): a performance runs without it") }, "\(said.withLock { $0 })")
         #expect(performance.driver?.engine.modesFromOptions == ["--realtime"])
+        // Devices the options name: said, and Podium's ports take their place.
+        #expect(performance.driver?.engine.devicesFromOptions == ["-o dac:hw:7", "-M hw:9"], "\(performance.driver?.engine.devicesFromOptions ?? [])")
+        #expect(said.withLock { $0 }.contains { $0.contains("name -o dac:hw:7, -M hw:9: Podium's JACK ports play and take MIDI in their place") }, "\(said.withLock { $0 })")
         // Bound on loopback only, once (/proc/net/udp: local address 0100007F:PORT, never 00000000:PORT).
         let udp = try String(contentsOfFile: "/proc/net/udp", encoding: .utf8)
         let hex = String(format: "%04X", port)
