@@ -6,7 +6,7 @@ public enum PatternReference {
     // Thread: any (all of this enum)
 
     /// Every function name the language takes, sorted.
-    public static var functionNames: [String] { Builtins.table.keys.sorted() }
+    public static var functionNames: [String] { (Array(Builtins.table.keys) + Array(Builtins.constants.keys)).sorted() }
 
     /// Names Tidal has that the language refuses by name ("… is not supported yet").
     public static var unsupportedNames: [String] { Builtins.unsupported.sorted() }
@@ -14,6 +14,8 @@ public enum PatternReference {
     /// `every :: Pattern Int -> (Pattern a -> Pattern a) -> Pattern a -> Pattern a`; nil for a
     /// name that is not a function.
     public static func signature(_ name: String) -> String? {
+        // Signals and silence: patterns of whichever kind the context asks for.
+        if Builtins.constants[name] != nil { return "\(name) :: " + (name == "silence" ? "Pattern a" : "Pattern n") }
         guard let b = Builtins.table[name] else { return nil }
         let result: String
         switch b.result {
@@ -24,6 +26,48 @@ public enum PatternReference {
         let display = name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "'" || $0 == "_" }) ? name : "(\(name))"
         return "\(display) :: " + (b.parameters.map(parameter) + [result]).joined(separator: " -> ")
     }
+
+    /// What the most used functions do, in a line (the signature says what they take).
+    public static let summaries: [String: String] = [
+        "fast": "plays the pattern N times as fast (fast 2: twice a cycle)",
+        "slow": "plays the pattern N times as slow (slow 2: over two cycles)",
+        "hurry": "fast, and speed (pitch) up by the same factor",
+        "rev": "plays each cycle backwards",
+        "every": "every N cycles (from the first), applies the function: every 3 (fast 2)",
+        "every'": "every N cycles, offset by O, applies the function",
+        "whenmod": "when the cycle modulo A is at least B, applies the function",
+        "sometimes": "applies the function to about half of the events (seeded: the same every time)",
+        "sometimesBy": "applies the function to events with the given probability",
+        "often": "applies the function to about 75 % of the events",
+        "rarely": "applies the function to about 25 % of the events",
+        "degrade": "drops about half of the events at random (as ? in mini-notation)",
+        "degradeBy": "drops events with the given probability",
+        "jux": "plays the function's version on the right and the original on the left (pan)",
+        "superimpose": "plays the function's version on top of the original",
+        "off": "plays the function's version on top, shifted later by the time",
+        "iter": "shifts the start by 1/N of a cycle more each cycle",
+        "ply": "repeats each event N times within its own time",
+        "chunk": "applies the function to one 1/N part of the cycle, a different one each cycle",
+        "euclid": "distributes K onsets over N steps (Bjorklund), as bd(3,8)",
+        "stack": "plays the patterns at once",
+        "cat": "plays one pattern per cycle, in turn",
+        "fastcat": "squeezes the patterns into one cycle",
+        "segment": "samples a continuous pattern N times a cycle",
+        "range": "scales a 0–1 pattern (a signal) to the range low–high",
+        "sine": "a sine wave from 0 to 1 over a cycle (continuous: give it structure with segment or #)",
+        "rand": "a random number from 0 to 1 (continuous, seeded by time: the same every time)",
+        "irand": "a random whole number from 0 to N−1",
+        "struct": "takes its rhythm from a boolean pattern (\"t ~ t t\")",
+        "mask": "keeps only the events where a boolean pattern is true",
+        "<~": "shifts the pattern earlier by the time (0.25 <~ p)",
+        "~>": "shifts the pattern later by the time",
+        "linger": "repeats the first part of each cycle (linger 0.25: the first quarter)",
+        "palindrome": "plays the pattern forwards, then backwards, in alternate cycles",
+        "brak": "squashes every other cycle into half a cycle, shifted (a breakbeat feel)",
+        "swingBy": "delays every other of N subdivisions by the amount",
+        "run": "0 1 2 … N−1 in one cycle",
+        "silence": "no events",
+    ]
 
     /// `speed`: "a number (Tidal's pF)"; nil for a name that is not a control.
     public static func control(_ name: String) -> String? {

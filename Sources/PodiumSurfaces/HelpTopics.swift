@@ -91,7 +91,9 @@ public enum HelpTopics {
         if let e = replCommands.first(where: { $0.name == command }) { found.append("\(e.usage)\n  \(e.text)") }
         if let e = replLines.first(where: { $0.name == t }) { found.append("\(e.usage)\n  \(e.text)") }
         if let e = oscAddresses.first(where: { $0.name == t || $0.usage.contains("(\(t) too)") }) { found.append("OSC \(e.name)  \(e.usage)\n  \(e.text)") }
-        if let s = PatternReference.signature(t) { found.append(s + "\n  a pattern function (docs/reference/patterns.md)") }
+        if let s = PatternReference.signature(t) {
+            found.append(s + "\n  " + (PatternReference.summaries[t].map { $0 + " — " } ?? "") + "a pattern function (the reference: docs/reference/patterns.md, installed in /usr/share/doc/podium)")
+        }
         if let c = PatternReference.control(t) { found.append("\(t): \(c)") }
         if PatternReference.unsupportedNames.contains(t) { found.append("\(t): Tidal has it; Podium does not support it yet") }
         if !found.isEmpty { return found.joined(separator: "\n") }
@@ -131,8 +133,8 @@ public enum HelpTopics {
 
     /// The pattern functions with their signatures, as a Markdown table.
     public static var functionsMarkdown: String {
-        "| function | signature |\n|---|---|\n" + PatternReference.functionNames.map { name in
-            "| `\(name.replacingOccurrences(of: "|", with: "\\|"))` | `\((PatternReference.signature(name) ?? "").replacingOccurrences(of: "|", with: "\\|"))` |"
+        "| function | signature | does |\n|---|---|---|\n" + PatternReference.functionNames.map { name in
+            "| `\(name.replacingOccurrences(of: "|", with: "\\|"))` | `\((PatternReference.signature(name) ?? "").replacingOccurrences(of: "|", with: "\\|"))` | \(PatternReference.summaries[name] ?? "") |"
         }.joined(separator: "\n") + "\n"
     }
 }
