@@ -45,13 +45,15 @@ public enum PipeWire {
     /// How to play through PipeWire (said by `podium play` and `podium doctor`).
     public static let howToPlay = "play through it with pw-jack: pw-jack podium play FILE (a shorter period: pw-jack -p 256 podium play FILE, or PIPEWIRE_QUANTUM=256/48000)"
 
-    /// The ksmps a performance on PipeWire takes by default: the largest power of two up to 64
-    /// that divides the period. PipeWire's quanta are powers of two (32 to 8192) and change
-    /// whenever an application asks, so ksmps keeps dividing them: no engine restart, the notes,
-    /// loops, patterns and the score go on across a change (jackd keeps ksmps = its period).
+    /// The ksmps a performance on PipeWire takes by default: the largest power of two up to 32
+    /// that divides the period. PipeWire's quanta are powers of two from its min-quantum (32 by
+    /// default) to 8192, and change whenever an application asks, so ksmps keeps dividing them:
+    /// no engine restart, the notes, loops, patterns and the score go on across a change (an
+    /// engine rebuilt for a period ksmps does not divide starts its score again). jackd keeps
+    /// ksmps = its period, which changes only when its user asks.
     public static func defaultKsmps(period: Int) -> Int {
         var k = 1
-        while k < 64, period % (k * 2) == 0 { k *= 2 }
+        while k < 32, period % (k * 2) == 0 { k *= 2 }
         return k
     }
 }

@@ -32,18 +32,21 @@ final class PipeWireTests {
 
     func text(_ err: PipeReader) -> String { String(decoding: err.snapshot, as: UTF8.self) }
 
-    @Test("pw-jack podium play: sound reaches the sink; the quantum changes (1024 → 128 → 2048) restart nothing (ksmps 64 divides them), the score's note goes on; the statistics measure each callback against its own period")
+    @Test("pw-jack podium play: sound reaches the sink; the quantum changes (1024 → 128 → 32 → 2048) restart nothing (ksmps 32 divides them), the score's note goes on; the statistics measure each callback against its own period")
     func playsAndFollowsQuantum() throws {
         let pw = try TestPipeWire()
         defer { pw.stop() }
         let (p, err) = try play(pw)
         defer { if p.isRunning { p.interrupt() }; waitForExit(p) }
         #expect(eventually(10) { self.text(err).contains("podium: playing") }, "\(text(err))")
-        #expect(text(err).contains("period 1024, ksmps 64"), "PipeWire's quantum, ksmps 64 by default: \(text(err))")
+        #expect(text(err).contains("period 1024, ksmps 32"), "PipeWire's quantum, ksmps 32 by default: \(text(err))")
         #expect(try pw.recordSinkPeak(seconds: 1) > 0.2, "the tone reaches the sink")
         try pw.forceQuantum(128)
         Thread.sleep(forTimeInterval: 0.5)
         #expect(try pw.recordSinkPeak(seconds: 0.8) > 0.2, "still playing at quantum 128")
+        try pw.forceQuantum(32)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try pw.recordSinkPeak(seconds: 0.8) > 0.2, "still playing at quantum 32")
         try pw.forceQuantum(2048)
         Thread.sleep(forTimeInterval: 0.5)
         #expect(try pw.recordSinkPeak(seconds: 0.8) > 0.2, "still playing at quantum 2048")
