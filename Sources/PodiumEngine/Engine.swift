@@ -5,6 +5,24 @@ import Synchronization
 ///
 /// Threads: everything is NRT (the owner) except `performKsmps`, `spin`, `spout` and
 /// cached channel pointers, which belong to whoever performs (JACK callback or offline driver).
+///
+/// Csound 6.18 facts the design rests on (the audio thread's side: RTEngine.swift):
+/// - Not `--realtime`: that mode moves every note's init pass to a helper thread polled once a
+///   k-period, so notes would start late, at a timing-dependent k-cycle (no exact replay).
+///   Without it `csoundPerformKsmps` and `csoundScoreEvent` take Csound's API lock, on the audio
+///   thread only: during a performance orchestra code goes through `csoundCompileOrcAsync`
+///   (parsed on the caller, merged by the audio thread), score text through
+///   `csoundReadScoreAsync`, channel values through cached `csoundGetChannelPtr` pointers with
+///   atomic stores, so the lock is never contended.
+/// - An async compile's global code runs when the audio thread merges it: the host appends
+///   `chnset <marker>, "podium.merged"` so the callback sees when it merged; score text gets a
+///   marker note. Named instruments publish their numbers in `podium.instr.NAME` channels.
+/// - Most of Csound's chatter carries the ERROR attribute: `Console.classify` keeps the lines
+///   that read as errors. Compile errors are captured on the compiling thread and come back as
+///   `CompileFailure` (`FILE:LINE: message`, Csound's lines kept).
+/// - A CSD's orchestra compiles inside `csoundStart`, so the host's own code (marker, number
+///   exports, `seed`) compiles after start; `f 0 z` and daemon mode hold a live performance open
+///   (`forPerformance`). `sr` is JACK's, ksmps divides the period, nothing buffers in between.
 public final class Engine: @unchecked Sendable {
     public let console: Console
     /// Host-implemented MIDI input (the queue the performing thread fills each k-cycle).

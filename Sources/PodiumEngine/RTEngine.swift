@@ -2,6 +2,19 @@ import CCsound
 
 /// The slice of an `Engine` the audio thread uses: plain pointers and numbers, no ARC.
 /// Copied by value into the real-time state; valid while its `Engine` lives.
+///
+/// Csound 6.18 facts the audio thread's side rests on (the rest: Engine.swift):
+/// - `csoundScoreEvent` is called on the audio thread itself, with p-fields that live in the
+///   command record (the async version keeps only a pointer). It succeeds even for an undefined
+///   instrument, so the host checks numbers and names first (`InstrumentTable`, kept with the
+///   compiled texts under one lock). Numbers go to 9999 (`OrchestraCheck.instrumentNumbers`):
+///   the voice count walks every number up to the highest, and `instr 999999` took 105 % of a
+///   period.
+/// - A score event ties onto a MIDI-started note of the same p1 and Csound then never returns
+///   from `csoundPerformKsmps`: once a note-on came, `scoreEvent` moves a whole p1 by 1e-9
+///   (`untied`).
+/// - With sample-accurate events Csound rounds an event's time to the nearest k-cycle: the
+///   callback asks for one ksmps earlier when needed, plus a quarter sample (CommandSchedule.swift).
 public struct RTEngine: @unchecked Sendable {
     public let csound: OpaquePointer
     /// Interleaved `ksmps * inputChannels` input samples, 0dBFS units.

@@ -8,6 +8,12 @@ import PodiumEngine
 // compile's cost is never a surface's stall: a heavy check holds this thread, not OSC's or the
 // REPL's. What is refused at once — a typo Csound's parser must not see, a table over the
 // budget, a compile over the compile budget, a full queue — is answered before anything queues.
+// The check (`podium check --serve`'s warm checker: a child per text, one at a time, under
+// `CompileLimits`: RLIMIT_CPU, RLIMIT_AS, a wall-time kill, nice 10) parses the text *and runs
+// its global code for two k-cycles*, so text on which Csound 6.18 aborts or crashes, an INIT
+// ERROR, or an ftgen that cannot open its file is refused with its line before the performing
+// engine sees it; Csound's "memory allocate failure" there is a refusal, not a pass. Global
+// code thus runs twice (once in the child). Children cost 20–30 ms of CPU each: CompileBudget.
 
 /// The performance's compiles, in the order they were handed in.
 final class CompileQueue: @unchecked Sendable {

@@ -14,6 +14,7 @@ import Synchronization
 //   `HandoverError.timedOut`; when the callback had already begun to take it, it waits for the
 //   callback to finish. It never writes an RT-owned field itself.
 // The old value is handed back in `pending…` and freed here only after the callback let go.
+// Counted in `DriverStats`: direct swaps, handshakes, withdrawn handovers.
 
 /// A handover the callback did not take in time (withdrawn: nothing changed).
 public enum HandoverError: Error, CustomStringConvertible {

@@ -13,6 +13,14 @@ import PodiumRealtime
 /// engine's start); `discard()` (a performance that keeps no session) drops them for good.
 /// In memory for the whole performance: the orchestra texts by hash, the channel names and
 /// the async items waiting for their k-cycle.
+///
+/// Everything that changes what Csound computes leaves a line with the absolute k-cycle it took
+/// effect in: commands (reported *as applied*, p2 already carrying the offset inside the
+/// k-cycle); async compiles (stamped by the marker the audio thread sees: they merge in the
+/// k-cycle whose `kperf` dequeues them) and score text (its notes start one k-cycle after it is
+/// read, so `scoreRead` is reported one cycle back); string channels (stored by the audio thread
+/// into storage reserved before the performance, or, when too long, set between two callbacks
+/// found with `callbackSeq`); MIDI messages; hushes; the beat clock's `clock` lines; rebuilds.
 public final class Journal: @unchecked Sendable {
     private let lock = NSLock()
     /// Finished lines no writer has taken yet.

@@ -6,7 +6,17 @@ import PodiumRealtime
 
 // Live code whose global code builds big tables (ftgen of a computing GEN routine): the tables
 // are computed off the audio thread and copied in by slices; the rest merges after them
-// (TableStaging explains the steps).
+// (TableStaging explains the steps). A global `giX ftgen` of a computing GEN routine of
+// `TableStaging.minimumLength` (4096) points or more is staged: the stub merges the table zeroed
+// at its length with no work (`LargeAllocations` keeps glibc's blocks of 256 KiB and more on
+// `mmap`, so the stub is fresh zero pages rather than an 8 MB clear on the audio thread), and the
+// callback copies the values in by slices (`Command.tableFill`, two 16k-value slices a callback).
+// An `f` statement to apply now of such a GEN routine and size goes the same way (up to 2^20
+// points). A sample's tables take the same path from values decoded on `podium-samples`
+// (`stageValues`). Journaled as `eval` (the stub), `stage` and `compile … staged` lines (a
+// sample's `stage` lines name its `SampleDescriptor`: path, content hash, rate); a replay
+// computes the tables again (seed 1), or decodes the sample again, and copies them at the same
+// k-cycles.
 
 extension JackDriver {
     /// Compiles `text` with its big tables built off the audio thread; returns the marker of

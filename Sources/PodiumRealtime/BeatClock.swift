@@ -8,6 +8,14 @@ import PodiumEngine
 /// the start of a k-cycle is `anchorBeat + cycles × beatsPerCycle`, re-anchored (continuously)
 /// at every change of tempo, period or position. Each re-anchoring is reported to the journal
 /// as its `state`, which a replay sets at the same k-cycle.
+///
+/// What re-anchors it: a `.clock` command (`:tempo`, `/podium/tempo`, scripts), a new engine
+/// (another ksmps), JACK transport, Ableton Link, MIDI clock in; each is reported as a `clock`
+/// line (tempo, quantum, beat, running; ClockCallback.swift). Per k-cycle the callback applies
+/// due commands, then `publish` stores `podium.tempo/beat/bar/phase/quantum` (channels the
+/// engine creates before start), then `csoundPerformKsmps`, then `advance()`. Once a period a
+/// snapshot is published (a sequence lock the callback never waits on), read elsewhere as
+/// `driver.clock` and `driver.beatNow`. Commands timed in beats: CommandSchedule.swift.
 public struct BeatClock: Sendable, BitwiseCopyable, Equatable {
     /// Beats per minute.
     public private(set) var tempo: Double

@@ -9,7 +9,13 @@ import PodiumEngine
 /// its channel — applied on the k-cycle the message was timed in, and journaled), **from the
 /// engine** (after it: output channels copied into the table, which the OSC feedback reads), and
 /// **clean up** (the table is taken back and freed by the thread that made it). MIDI CC maps,
-/// `:learn`, and OSC's output feedback all go through it.
+/// `:learn`, OSC's output feedback and MIDI controller feedback all go through it.
+///
+/// Controller feedback: after each k-cycle a `feedback: true` binding whose channel changed
+/// sends its CC on `midi_out`; a controller's own move records the value it already shows, so it
+/// is not echoed. A new table replaces the old through the handover handshake (Adoption.swift);
+/// an engine rebuild takes the table away first (the old engine's channel pointers die with it)
+/// and rebinds after (`JackDriver.rebuild`).
 public struct Binding: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
         /// MIDI control change `controller` on `midiChannel` (1–16; nil: any) → the channel.

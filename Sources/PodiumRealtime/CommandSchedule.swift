@@ -4,6 +4,18 @@ import PodiumEngine
 
 // The callback's commands: reading the producers' rings, the schedule of commands that wait
 // for their frame or beat, and applying one command to the engine.
+//
+// A `Command`'s `timing`: `.frame`; `.grid` (the next multiple of `beat` beats, found when the
+// callback drains the command, so "the next bar" is the next bar when the audio thread reads
+// it); or `.beat` (an absolute beat). Such commands wait by beat; in the k-cycle their beat falls
+// in, `isDue` makes them frame-timed at the first frame at or after the beat and turns p3 from
+// beats into seconds at the tempo then, so a tempo change moves waiting notes with the music.
+// Surfaces choose the timing: `TimePrefix` (`@bar`, `@beat`, `@Nbeats`, `@now`) and the
+// performance-wide `driver.quantization` (`:quant`, `/podium/quant`).
+// Limits here: 128 notes a callback (the rest waits in its ring, in order; an `f` statement
+// weighs by its GEN's work, TableCost.swift), 1000 active voices (counted each k-cycle by the
+// host's `podium_voices` instrument; refused notes are counted, never journaled), the
+// `LoadGuard`, and an `f` statement that redefines a table at another size refused.
 
 /// Reads every producer's ring. Commands due now apply before the first k-cycle; later ones wait.
 // Thread: RT

@@ -16,6 +16,15 @@ import PodiumEngine
 // - follow: `followTransport` runs in the process callback before the command rings are drained
 //   (`jack_transport_query` is real-time safe: it copies the position from shared memory).
 // - registration, `jack_transport_start`, `jack_release_timebase`: NRT, through `JackAPI`.
+//   Master mode registers the timebase before `jack_activate`, starts the transport once the
+//   ports are connected and releases the timebase before deactivating; a start JACK2 holds in
+//   Starting is located again by the supervisor (`TransportStartWatch`).
+// Follow: stopped or starting stops the clock, rolling runs it; a frame that is not where the last
+// period left it, or a master's BBT more than 3 ticks from where its last BBT and BPM put it, is
+// a `locate` (to the BBT's beat, with `tick_double` when given, else frame / sr × tempo / 60);
+// a master's BPM and beats per bar become the clock's. While the clock is stopped nothing
+// waiting for a beat starts (`isDue`) and the loops post nothing; a relocation drops the
+// commands waiting for a beat (`dropBeatTimed`, counted as `droppedOnLocate`).
 
 /// How Podium meets JACK transport.
 public enum TransportMode: String, Sendable, CaseIterable {

@@ -2,6 +2,13 @@ import Foundation
 import PodiumHost
 import Synchronization
 
+// The `podium-journal` thread streams a session's journal to events.log and orchestras/. The
+// supervisor (and the threads that compile or set strings) append finished k-cycles to the
+// journal's `pending` lines and, at a `sync` line (once a second), wake the writer (or every
+// 500 ms); it swaps `pending` out under the journal's lock and does its file I/O after letting
+// go. Each write ends at a `sync` line, so a killed process leaves a log that is whole through
+// its last sync: what repair keeps and replay trusts. The final lines go at the end.
+
 /// What a journal's lines add up to: lines, events, engines, and the frames from the engine's
 /// start through the last `sync` line (the part crash repair and replay trust).
 public struct JournalTally: Sendable, Equatable {

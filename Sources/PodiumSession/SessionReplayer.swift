@@ -4,6 +4,14 @@ import PodiumEngine
 import PodiumHost
 import PodiumRealtime
 
+// Offline replay of a take, or of the whole performance for a journal-only session (`--whole`),
+// sample for sample: an engine started through the same `Engine.forPerformance` as the driver's;
+// each line applied before its k-cycle (score events with the same `csoundScoreEvent`, compiles
+// with the same async call so the same `kperf` merges them, staged tables computed again and
+// copied at the same k-cycles); `input.wav` fed back; the same `KCycle.perform` and the same
+// output conversion (`KCycle.output`, the output guard). What cannot be exact (live input not recorded, random opcodes
+// without a seed) is said first (`ReplayWarnings`). A replay never asks Link.
+
 /// What a replay did.
 public struct ReplaySummary: Sendable {
     public var output: String

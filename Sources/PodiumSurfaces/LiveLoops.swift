@@ -21,6 +21,12 @@ import Synchronization
 /// and every iteration plays exactly one definition: no gap, no double. `stop` ends a loop after
 /// the iteration it is in. Instruments are looked up at every iteration, so a loop survives a
 /// hot reload of what it plays. Every note is journaled as the audio thread applies it.
+///
+/// The thread ticks every 5 ms; `lookahead` is 100 ms. Definitions are parsed and checked when
+/// typed, sent or saved in `NAME.loops`. The same tick drives the pattern slots
+/// (`patterns`, PatternPlayer.swift). A hush a surface posts ends loops and patterns at once and
+/// is counted (`hushPosted`), so that when the supervisor sees the audio thread apply it, it ends
+/// nothing started since; only a hush nobody posted (CC 123 on midi_in) ends them then.
 public final class LiveLoops: @unchecked Sendable {
     public struct Definition: Sendable, Equatable {
         public let name: String

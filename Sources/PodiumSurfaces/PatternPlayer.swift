@@ -18,6 +18,14 @@ import PodiumRealtime
 /// Typing a slot again swaps it at the next cycle boundary not yet posted: the old pattern's
 /// events before it, the new one's from it — no gap, no double. `d1 silence` ends a slot at
 /// that boundary, `hush` at once. Every note is journaled as the audio thread applies it.
+///
+/// Each onset goes through the loops' producer as a `.beat` note: p3 in beats, p4… in the
+/// order of the instrument's `; podium:` declaration (PatternNotes.swift). The queries run
+/// outside the player's lock (a plan is taken under it, patterns being values), so a hush never
+/// waits for one. A beat that went back, a new quantum or a clock past what was posted is a
+/// relocation: posting starts again at the horizon. A patterns file's `setcps` is sent by the
+/// next tick (the file's watcher has no producer of its own). The pattern engine itself
+/// (`PodiumPatterns`) never sees a clock, a thread or Csound.
 public final class PatternPlayer: @unchecked Sendable {
     struct Slot {
         var pattern: Pattern<ControlMap>
