@@ -13,6 +13,12 @@ public struct CompiledOrchestra: Sendable, Equatable {
     public var identifiers: Set<String> = []
 
     public func uses(_ identifier: String) -> Bool { identifiers.contains(identifier) }
+
+    /// Read from text's own `instr` lines: only when Csound's parse tree cannot be read.
+    static func declared(in text: String) -> CompiledOrchestra {
+        let t = InstrumentTable.declared(in: text)
+        return CompiledOrchestra(numbers: t.numbers, names: t.names)
+    }
 }
 
 /// The parser's node kinds for what the walk looks for. They are Bison's token numbers of

@@ -36,7 +36,7 @@ public final class Engine: @unchecked Sendable {
     public private(set) var started = false
     /// What compiled so far: added by the compiling thread, read by every surface's (a note's
     /// instrument is checked here, a loop's or a session's orchestra read).
-    private let compiled = Mutex(Compiled())
+    let compiled = Mutex(Compiled())
     struct Compiled {
         var instruments = InstrumentTable()
         var identifiers: Set<String> = []
@@ -44,19 +44,6 @@ public final class Engine: @unchecked Sendable {
         /// Whole orchestras compiled before start, learnt when first asked (`learn(whole:)`).
         var unlearnt: [String] = []
     }
-    /// Instruments defined by every orchestra compiled so far (numbers and names): a copy.
-    // Thread: any
-    public var instruments: InstrumentTable { compiled.withLock { learnPending(&$0); return $0.instruments } }
-    /// Whether an orchestra compiled so far defines instrument `number` (a note's check: no copy).
-    // Thread: any
-    public func defines(number: Double) -> Bool { compiled.withLock { learnPending(&$0); return $0.instruments.defines(number: number) } }
-    /// Whether an orchestra compiled so far defines the named instrument.
-    // Thread: any
-    public func defines(name: String) -> Bool { compiled.withLock { learnPending(&$0); return $0.instruments.defines(name: name) } }
-    /// Whether the compiled orchestras use a word (an opcode, `vco2`), as Csound parsed them:
-    /// included files count, comments do not.
-    // Thread: any
-    public func uses(_ identifier: String) -> Bool { compiled.withLock { learnPending(&$0); return $0.identifiers.contains(identifier) } }
     /// The orchestra text that compiled, in order (sessions keep it): a copy.
     // Thread: any
     public var orchestraTexts: [String] { compiled.withLock { $0.orchestraTexts } }
@@ -94,7 +81,7 @@ public final class Engine: @unchecked Sendable {
     private var sourceName = "orchestra"
     /// The Csound options this engine was given (its flags, its search paths): a scratch Csound
     /// that learns what an orchestra defines is given the same.
-    private var appliedOptions: [String] = []
+    var appliedOptions: [String] = []
     /// Csound 6.18 adds a CSD's `<CsInstruments>` line to the line numbers of every later
     /// compile into this engine (REPL, OSC, hot reload): taken off again in their errors.
     private var lineOffset = 0
@@ -178,40 +165,6 @@ public final class Engine: @unchecked Sendable {
         if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines)).shifted(by: shift)) }
         console.post(lines)
         return lines
-    }
-
-    /// Remembers orchestra text that compiled (sessions keep it).
-    private func keep(_ text: String) { compiled.withLock { $0.orchestraTexts.append(text) } }
-
-    /// Adds what compiled text defines, as Csound parsed it (`CompiledOrchestra`: its includes'
-    /// instruments too); its own `instr` lines only when the parse tree could not be read.
-    @discardableResult
-    private func learn(_ text: String, parsed: CompiledOrchestra?) -> CompiledOrchestra {
-        let found = parsed ?? {
-            let t = InstrumentTable.declared(in: text)
-            return CompiledOrchestra(numbers: t.numbers, names: t.names)
-        }()
-        compiled.withLock {
-            $0.instruments.add(found)
-            $0.identifiers.formUnion(found.identifiers)
-        }
-        return found
-    }
-
-    /// A whole orchestra, before start: learnt in a scratch Csound (`CsoundAPI.compiledOrchestra`)
-    /// when first asked, or at start (`podium check`'s child never asks).
-    private func learn(whole text: String) { compiled.withLock { $0.unlearnt.append(text) } }
-
-    private func learnPending(_ c: inout Compiled) {
-        while !c.unlearnt.isEmpty {
-            let text = c.unlearnt.removeFirst()
-            let found = CsoundAPI.compiledOrchestra(text, options: appliedOptions) ?? {
-                let t = InstrumentTable.declared(in: text)
-                return CompiledOrchestra(numbers: t.numbers, names: t.names)
-            }()
-            c.instruments.add(found)
-            c.identifiers.formUnion(found.identifiers)
-        }
     }
 
     /// Compiles orchestra code now, merging it at once (before start, or while nothing
@@ -354,26 +307,6 @@ public final class Engine: @unchecked Sendable {
         return marker
     }
 
-    /// The number Csound gave a named instrument (nil until a compile that defines it has merged).
-    // Thread: NRT
-    public func instrumentNumber(named name: String) -> Double? {
-        guard defines(name: name) else { return nil }
-        let (p, rc) = api.channelPointer("podium.instr.\(name)", type: 0)
-        _ = p
-        guard rc & 15 == 1, let ptr = api.channelPointer("podium.instr.\(name)", type: rc).0 else { return nil }
-        let n = CsoundAPI.load(ptr)
-        return n > 0 ? n : nil
-    }
-
-    /// Every instrument number the orchestra defines now, named instruments' included (the
-    /// numbers Csound gave them), ascending: what a hush releases.
-    // Thread: NRT
-    public func definedInstrumentNumbers() -> [Int] {
-        let table = instruments
-        let named = table.names.compactMap { instrumentNumber(named: $0) }.map(Int.init)
-        return Set(table.numbers).union(named).sorted()
-    }
-
     // MARK: perform — Thread: RT or offline driver
 
     /// One k-cycle. True when the score has ended.
@@ -467,62 +400,5 @@ public final class Engine: @unchecked Sendable {
         }
         for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
         return engine
-    }
-
-    // MARK: helpers
-
-    /// Adds a file's directory to Csound's search paths for sound files, analysis files and includes.
-    public func searchBeside(_ path: String) throws {
-        for option in Engine.searchOptions(beside: path) {
-            try api.setOption(option)
-            appliedOptions.append(option)
-        }
-    }
-
-    /// The options that make Csound find files beside `path` (as the csound CLI does).
-    public static func searchOptions(beside path: String) -> [String] {
-        let dir = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return ["SSDIR", "SFDIR", "SADIR", "INCDIR"].map { "--env:\($0)+=\(dir)" }
-    }
-
-    /// The options that make Csound find the files of an engine made from `source`.
-    public static func searchOptions(forSource source: EngineSource) -> [String] {
-        switch source {
-        case let .csd(path), let .orchestra(path, _): return searchOptions(beside: path)
-        case .text: return []
-        }
-    }
-
-    /// What Csound's parser makes of orchestra text in this engine (not started): its return
-    /// code (0 compiled, negative: errors, positive: it left by longjmp) and its error lines.
-    /// For `podium check`, which runs it in a child process (see `OrchestraCheck`).
-    // Thread: NRT (owner), before start
-    public func parse(_ text: String) -> (code: Int32, diagnostics: [String]) {
-        let (rc, lines) = console.capturing { api.compileOrc(text) }
-        return (rc, Engine.errors(lines))
-    }
-
-    /// A text file, with an error that says what is wrong in a performer's words.
-    public static func read(_ path: String) throws(EngineError) -> String {
-        var directory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &directory) else { throw EngineError.unreadable(path: path, reason: "no such file") }
-        guard !directory.boolValue else { throw EngineError.unreadable(path: path, reason: "it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw EngineError.unreadable(path: path, reason: "permission denied") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw EngineError.unreadable(path: path, reason: "it cannot be read") }
-        // A binary file is refused; text with a stray byte of another encoding (a Latin-1 "é"
-        // in a comment) is read with that byte replaced (U+FFFD): Csound itself reads bytes.
-        if let nul = data.firstIndex(of: 0) {
-            let line = data[..<nul].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
-            throw EngineError.unreadable(path: path, reason: "it is not text (a NUL byte on line \(line): a binary file?)")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// The lines worth showing for a failed compile: errors, and the context Csound prints with them.
-    static func errors(_ lines: [ConsoleLine]) -> [String] {
-        let texts = lines.map { $0.text.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let noise = ["UnifiedCSD:", "STARTING FILE", "Creating options", "Creating orchestra", "Elapsed time",
-                     "end of score", "errors in performance", "--Csound version", "libsndfile", "sr = ", "0dBFS level"]
-        return texts.filter { t in !noise.contains { t.contains($0) } }
     }
 }
