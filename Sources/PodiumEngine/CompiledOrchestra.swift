@@ -34,6 +34,7 @@ struct ParseTreeKinds: Sendable {
     /// not look as expected, and then nothing is decided from a tree.
     // Thread: NRT (any; once per process)
     static let calibrated: ParseTreeKinds? = {
+        _ = CsoundAPI.initialized  // no signal handlers, no atexit: the host's
         guard let cs = csoundCreate(nil) else { return nil }
         defer { csoundDestroy(cs) }
         csoundSetMessageStringCallback(cs) { _, _, _ in }
@@ -83,6 +84,7 @@ extension CsoundAPI {
     /// first compile runs no global code. Nil when it does not compile there.
     // Thread: NRT (any)
     static func compiledOrchestra(_ text: String, options: [String]) -> CompiledOrchestra? {
+        _ = CsoundAPI.initialized
         guard let kinds = ParseTreeKinds.calibrated, let cs = csoundCreate(nil) else { return nil }
         defer { csoundDestroy(cs) }
         csoundSetMessageStringCallback(cs) { _, _, _ in }

@@ -11,7 +11,7 @@ public struct CsoundAPI: @unchecked Sendable {
 
     // MARK: life cycle — Thread: NRT (engine owner)
 
-    private static let initialized: Bool = {
+    static let initialized: Bool = {
         // No signal handlers or atexit hooks: the host owns Ctrl-C and exit.
         _ = csoundInitialize(CSOUNDINIT_NO_SIGNAL_HANDLER | CSOUNDINIT_NO_ATEXIT)
         return true
