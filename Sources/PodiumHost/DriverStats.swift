@@ -76,7 +76,7 @@ public struct DriverStats: Sendable, CustomStringConvertible {
     /// Hushes applied, and the waiting commands they dropped.
     public var hushes: UInt64, droppedByHush: UInt64
 
-    init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double, overflows: UInt64, consoleDropped: Int) {
+    init(counters: UnsafeMutablePointer<UInt64>, sampleRate: Double, ksmps: Int, dspLoad: Double?, overflows: UInt64, consoleDropped: Int) {
         func c(_ i: StatIndex) -> UInt64 { podium_counter_load(counters + i.rawValue) }
         callbacks = c(.callbacks)
         cycles = c(.cycles)
@@ -133,9 +133,9 @@ public struct DriverStats: Sendable, CustomStringConvertible {
         }
         p50 = percentile(0.5)
         p99 = percentile(0.99)
-        // A negative load: the server's own figure is not to be trusted (pipewire-jack's
-        // jack_cpu_load): the callbacks' mean time against the period instead.
-        self.dspLoad = dspLoad >= 0 ? dspLoad : (periodMicroseconds > 0 ? meanCallbackMicroseconds / periodMicroseconds * 100 : 0)
+        // No load from the server (pipewire-jack's jack_cpu_load is not to be trusted): the
+        // callbacks' mean time against the period instead.
+        self.dspLoad = dspLoad ?? (periodMicroseconds > 0 ? meanCallbackMicroseconds / periodMicroseconds * 100 : 0)
         self.overflows = overflows
         self.consoleDropped = consoleDropped
     }

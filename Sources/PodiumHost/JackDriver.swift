@@ -299,7 +299,7 @@ public final class JackDriver: @unchecked Sendable {
     }
 
     public var stats: DriverStats {
-        let load = PipeWire.isJackLibrary ? -1 : lock.withLock { api?.cpuLoad ?? 0 }
+        let load: Double? = PipeWire.isJackLibrary ? nil : lock.withLock { api?.cpuLoad ?? 0 }
         let (sampleRate, ksmps) = lock.withLock { (_engine?.sampleRate ?? 48000, _engine?.ksmps ?? 0) }
         return DriverStats(counters: state.pointee.stats, sampleRate: sampleRate, ksmps: ksmps, dspLoad: load,
                            overflows: producers.reduce(0) { $0 + $1.ring.overflows } + appliedRing.overflows,
