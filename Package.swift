@@ -44,6 +44,8 @@ let package = Package(
         // Headers of our own: relaxed atomics on plain memory; clocks and a helper thread's nice value.
         .systemLibrary(name: "CAtomics"),
         .systemLibrary(name: "CThreads"),
+        // The fatal-signal handler: static state and async-signal-safe calls only (CrashGuard).
+        .target(name: "CCrashGuard"),
         // Ableton Link (Debian ableton-link-dev: header-only C++ on asio) behind a C interface of our own.
         .target(name: "CLinkBridge",
                 cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
@@ -51,7 +53,10 @@ let package = Package(
 
         // The pattern engine (Tidal's language): rational time, patterns queried by arc, the
         // mini-notation and pattern expressions. Pure: no JACK, no Csound, no threads.
-        .target(name: "PodiumPatterns", linkerSettings: [.linkedLibrary("m")]),
+        // Optimized in debug builds too: the pattern tests query millions of events (the expression
+        // fuzz alone, a million statements, took over ten minutes unoptimized on 2 cores).
+        .target(name: "PodiumPatterns", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))],
+                linkerSettings: [.linkedLibrary("m")]),
         // Engine layer: the only code that calls csound*.
         .target(name: "PodiumEngine", dependencies: ["CCsound", "CJack", "CThreads"]),
         // Audio files through libsndfile (render output, session recording, samples decoded and
@@ -82,7 +87,7 @@ let package = Package(
         // Drivers that run the engine: offline render.
         .target(name: "PodiumDrivers", dependencies: ["PodiumEngine", "PodiumAudioFile"]),
         // Sessions: recording a performance to disk, listing, repairing and replaying it.
-        .target(name: "PodiumSession", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost"]),
+        .target(name: "PodiumSession", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "CCrashGuard"]),
         // A performance (driver, session, surfaces) started and stopped as one object: the CLI's
         // `play`, tests and other front ends.
         .target(name: "PodiumPerformance", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",

@@ -132,16 +132,27 @@ void podium_link_audio_commit(podium_link *link, double bpm, bool request_beat, 
 
 // Thread: RT
 void podium_link_audio_commit_playing(podium_link *link, bool playing, double quantum,
-                                      int64_t host_time_us) {
+                                      int64_t host_time_us, podium_link_timing *out) {
   if (!link || !link->enabled.load(std::memory_order_acquire)) return;
   const auto at = std::chrono::microseconds(host_time_us);
   auto state = link->link.captureAudioSessionState();
+  const double q = quantum > 0 ? quantum : 4.0;
   if (playing) {
-    state.setIsPlayingAndRequestBeatAtTime(true, at, 0.0, quantum > 0 ? quantum : 4.0);
+    state.setIsPlayingAndRequestBeatAtTime(true, at, 0.0, q);
   } else {
     state.setIsPlaying(false, at);
   }
   link->link.commitAudioSessionState(state);
+  if (out) {
+    // The committed state at the same host time: the caller judges its start in this period
+    // (alone in a session, beat 0 is `at` itself; with peers the next bar may fall in it).
+    out->beat = state.beatAtTime(at, q);
+    out->phase = state.phaseAtTime(at, q);
+    out->tempo = state.tempo();
+    out->host_time_us = host_time_us;
+    out->playing = state.isPlaying();
+    out->start_beat = state.beatAtTime(state.timeForIsPlaying(), q);
+  }
 }
 
 }  // extern "C"

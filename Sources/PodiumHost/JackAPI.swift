@@ -34,7 +34,12 @@ struct JackAPI {
 
     /// Opens a client without ever starting a server (starting one is JackServer's job). With
     /// `exact` false and the name taken, JACK gives it a unique one (NAME-01; `clientName`).
-    static func open(name: String, server: String?, exact: Bool = true) throws -> JackAPI {
+    /// A server error (JackFailure | JackServerError, 0x21) that is not a taken name is tried
+    /// again, up to `attempts` times 100 ms apart: JACK2 refuses a client now and then while
+    /// other clients open at the same moment, on this server or another (measured: 2 of 4
+    /// `podium play`s started at once on four dummy servers), and a show must not fail to
+    /// start because another JACK program started beside it.
+    static func open(name: String, server: String?, exact: Bool = true, attempts: Int = 6) throws -> JackAPI {
         var status = jack_status_t(rawValue: 0)
         let options = jack_options_t(rawValue: JackNoStartServer.rawValue | (exact ? JackUseExactName.rawValue : 0))
         let client = server.map { podium_jack_client_open(name, options, &status, $0) } ?? podium_jack_client_open(name, options, &status, nil)
@@ -43,10 +48,14 @@ struct JackAPI {
             if status.rawValue & JackNameNotUnique.rawValue != 0 { throw JackError.nameTaken(name) }
             // JACK2 answers an exact name that is taken with JackFailure | JackServerError (0x21),
             // not JackNameNotUnique: a client that may be renamed tells whether that was it.
-            if exact, let other = try? open(name: name, server: server, exact: false) {
+            if exact, let other = try? open(name: name, server: server, exact: false, attempts: 1) {
                 let renamed = other.clientName != name
                 other.close()
                 if renamed { throw JackError.nameTaken(name) }
+            }
+            if status.rawValue & JackServerError.rawValue != 0, attempts > 1 {
+                Thread.sleep(forTimeInterval: 0.1)
+                return try open(name: name, server: server, exact: exact, attempts: attempts - 1)
             }
             throw JackError.call("jack_client_open", detail: "status 0x\(String(status.rawValue, radix: 16))")
         }

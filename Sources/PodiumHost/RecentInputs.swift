@@ -89,21 +89,46 @@ public enum RecentInputs {
         return (max(0, n - slots)..<n).map { i in
             var bytes: [UInt8] = []
             read(storage + (i % slots) * slotBytes) { bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: $1)) }
-            return String(decoding: bytes, as: UTF8.self)
+            // Control bytes (a torn or corrupted slot) read as '?'; UTF-8 text stays as it is.
+            return String(decoding: bytes.map { $0 < 32 || $0 == 127 ? 63 : $0 }, as: UTF8.self)
         }
     }
 
     /// Writes the inputs kept, oldest first, one a line, to `fd`: for a signal handler
-    /// (write(2) only, no allocation, no lock, once `prepare` has made the storage).
+    /// (write(2) only, no allocation, no lock, once `prepare` has made the storage). Every byte
+    /// outside printable ASCII is written as '?': a slot torn or overwritten by a corrupted heap
+    /// prints as garbage, never as control sequences.
     // Thread: any, including a signal handler
     public static func write(to fd: Int32, prefix: StaticString) {
         let n = written.load(ordering: .relaxed)
         var i = n > slots ? n - slots : 0
         while i < n {
             _ = Glibc.write(fd, prefix.utf8Start, prefix.utf8CodeUnitCount)
-            read(storage + (i % slots) * slotBytes) { _ = Glibc.write(fd, $0, $1) }
+            read(storage + (i % slots) * slotBytes) { writePrintable(fd, $0, $1) }
             _ = Glibc.write(fd, newline.utf8Start, 1)
             i += 1
+        }
+    }
+
+    /// Writes `count` bytes to `fd`, each outside printable ASCII (32...126) as '?', copied
+    /// through a fixed buffer on the stack (no allocation).
+    // Thread: any, including a signal handler
+    static func writePrintable(_ fd: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) {
+        var chunk: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &chunk) { b in
+            let out = b.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var done = 0
+            while done < count {
+                let n = min(count - done, b.count)
+                var k = 0
+                while k < n {
+                    let c = bytes[done + k]
+                    out[k] = c >= 32 && c <= 126 ? c : 63
+                    k += 1
+                }
+                _ = Glibc.write(fd, out, n)
+                done += n
+            }
         }
     }
     static var newline: StaticString { "\n" }

@@ -174,7 +174,9 @@ public final class DirtSurface: @unchecked Sendable {
         // Only a slot's events (`_id_`) carry Tidal's timeline; `once` is shifted by its latency.
         guard c["_id_"] != nil, let cps = c["cps"]?.number, let cycle = c["cycle"]?.number, cps > 0, cps.isFinite, cycle.isFinite else { return }
         let sampleRate = driver.engine.sampleRate
-        let onset = frame - Int64(((c["nudge"]?.number ?? 0) * sampleRate).rounded())
+        // A nudge is seconds; one that is not a number, or past a minute either way, is none.
+        let nudge = c["nudge"]?.number ?? 0
+        let onset = frame - Int64(Int(roundingClamped: nudge.isFinite && abs(nudge) <= 60 ? nudge * sampleRate : 0))
         guard follower.observe(cps: cps, cycle: cycle, frame: onset, sampleRate: sampleRate) else { return }
         let quantum = driver.clock.quantum
         do {

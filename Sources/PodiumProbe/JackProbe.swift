@@ -197,7 +197,14 @@ public final class CaptureClient: @unchecked Sendable {
     }
 
     public init(server: String, channels: Int, seconds: Double = 12, name: String = "capture") throws {
-        guard let c = CaptureClient.openClient(name: name, server: server) else { throw TestFailure("capture client could not connect to \(server)") }
+        // Tried a few times: JACK2 refuses a client now and then while other clients open or other
+        // servers start at the same moment (the test phases run side by side: scripts/test).
+        var opened = CaptureClient.openClient(name: name, server: server)
+        for _ in 0..<10 where opened == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+            opened = CaptureClient.openClient(name: name, server: server)
+        }
+        guard let c = opened else { throw TestFailure("capture client could not connect to \(server)") }
         client = c
         let capacity = Int(Double(jack_get_sample_rate(c)) * seconds)
         state = .allocate(capacity: 1)
@@ -274,14 +281,20 @@ public final class CaptureClient: @unchecked Sendable {
         return frame(ofSample: i)
     }
 
-    /// JACK frames where the signal rises above `threshold` after being below it.
-    public func onsets(_ channel: Int, threshold: Float = 0.01) -> [Int64] {
+    /// JACK frames where the signal rises above `threshold` after being below it (for at least
+    /// `quiet` samples: a period the server filled with silence because a client was late, inside
+    /// a note, is not a new note).
+    public func onsets(_ channel: Int, threshold: Float = 0.01, quiet: Int = 1) -> [Int64] {
         let s = samples(channel)
         var result: [Int64] = []
-        var below = true
+        var below = quiet  // samples at or under the threshold so far (the start counts as quiet)
         for (i, v) in s.enumerated() {
-            if below && abs(v) > threshold { result.append(frame(ofSample: i)) }
-            below = abs(v) <= threshold
+            if abs(v) > threshold {
+                if below >= quiet { result.append(frame(ofSample: i)) }
+                below = 0
+            } else {
+                below += 1
+            }
         }
         return result
     }

@@ -29,14 +29,19 @@ func linkTakesRunning(_ s: UnsafeMutablePointer<RTState>, _ run: Bool) -> Bool {
 /// stopped, or was just started on the session's phase): no phase following this period.
 // Thread: RT
 @_noLocks @_noAllocation
-func followLinkPlaying(_ s: UnsafeMutablePointer<RTState>, _ link: OpaquePointer, _ t: podium_link_timing, frames n: Int) -> Bool {
+func followLinkPlaying(_ s: UnsafeMutablePointer<RTState>, _ link: OpaquePointer, _ timing: podium_link_timing, frames n: Int) -> Bool {
     let quantum = s.pointee.clock.quantum
+    var t = timing
     if s.pointee.linkPlayingToCommit >= 0 {
         let play = s.pointee.linkPlayingToCommit == 1
         s.pointee.linkPlayingToCommit = -1
-        _unsafePerformance { podium_link_audio_commit_playing(link, play, quantum, t.host_time_us) }
+        // The session has it from this host time on, and `t` becomes the committed session: a
+        // start whose bar line falls in this very period starts in it (alone in a session,
+        // beat 0 is this period's own frame). Judged below, as a start seen from a peer is.
+        let at = t.host_time_us
+        _unsafePerformance { podium_link_audio_commit_playing(link, play, quantum, at, &t) }
         counterAdd(s, .linkStartStops, 1)
-        return true  // the session has it from this host time on; the next sync follows it
+        if !play { return true }  // `linkTakesRunning` stopped the clock already
     }
     let clock = s.pointee.clock
     if !t.playing {

@@ -80,7 +80,7 @@ public final class DirtPlayer: @unchecked Sendable {
             return say("sound " + sound.name, "no instrument \"\(sound.name)\" in the orchestra (and no sample banks): its events are not played")
         }
         let n = controls["n"]?.number ?? 0
-        let index = sound.index + Int(n.isFinite ? n.rounded(.down) : 0)
+        let index = sound.index &+ (n.isFinite ? Int(flooring: n) : 0)
         let (lookup, choice) = samples.lookup(sound.name, index: index, bank: controls["bank"]?.string)
         switch lookup {
         case .unknown:

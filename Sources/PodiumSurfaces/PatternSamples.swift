@@ -22,7 +22,7 @@ extension PatternPlayer {
     func postSample(_ e: Event<ControlMap>, sound: (name: String, index: Int), samples: SampleStore, slot: String, version: Int,
                     producer: CommandProducer, quantum: Double, tempo: Double) -> (sent: Bool, problem: String?, id: UInt64?) {
         let n = e.value["n"]?.number ?? 0
-        let index = sound.index + Int(n.isFinite ? n.rounded(.down) : 0)
+        let index = sound.index &+ (n.isFinite ? Int(flooring: n) : 0)
         let (lookup, choice) = samples.lookup(sound.name, index: index, bank: e.value["bank"]?.string)
         switch lookup {
         case .unknown:

@@ -44,7 +44,7 @@ extension PatternPlayer {
         return playing.map { name, pattern in
             let events = pattern.queryArc(start, start + Time(cycles)).filter(\.hasOnset).prefix(limit).map { e -> (Double, Double, String) in
                 var label = e.value["s"]?.string ?? "?"
-                if let n = e.value["n"]?.number ?? e.value["note"]?.number { label += ":" + (n == n.rounded() ? String(Int(n)) : String(n)) }
+                if let n = e.value["n"]?.number ?? e.value["note"]?.number { label += ":" + (n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)) }
                 return (e.wholeStart.double, e.wholeStop.double, label)
             }
             return (name, Array(events))

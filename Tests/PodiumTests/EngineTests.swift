@@ -222,21 +222,6 @@ struct EngineTests {
         #expect(reads > 1)
     }
 
-    @Test("Csound's console is captured, never printed")
-    func consoleIsCaptured() throws {
-        var lines: [ConsoleLine] = []
-        let printed = try capturingStandardOutputAndError {
-            let engine = try Engine()
-            try engine.compileOrchestra("sr = 48000\nksmps = 64\nnchnls = 1\n0dbfs = 1\ninstr 1\n prints \"hello from the orchestra\\n\"\nendin\n", source: "c")
-            try engine.readScore("i1 0 0.01\n")
-            try engine.start()
-            for _ in 0..<10 { _ = engine.performKsmps() }
-            lines = engine.console.flush()
-        }
-        #expect(printed.isEmpty, "printed: \(printed)")
-        #expect(lines.contains { $0.text.contains("hello from the orchestra") })
-        #expect(lines.contains { $0.text.contains("Csound version") })
-    }
 
     @Test("overrides no performance can mean are refused with the reason")
     func badOverrides() {
@@ -309,4 +294,27 @@ struct EngineTests {
             #expect("\(error)".contains("high.orc"), "\(error)")
         }
     }
+}
+
+/// Capturing the process's stdout and stderr sees every test's output that runs at the same
+/// time, so this runs with the one-at-a-time suites (in the core test process: scripts/test).
+extension JackSuites {
+@Suite("Engine console", .serialized)
+struct EngineConsoleTests {
+    @Test("Csound's console is captured, never printed")
+    func consoleIsCaptured() throws {
+        var lines: [ConsoleLine] = []
+        let printed = try capturingStandardOutputAndError {
+            let engine = try Engine()
+            try engine.compileOrchestra("sr = 48000\nksmps = 64\nnchnls = 1\n0dbfs = 1\ninstr 1\n prints \"hello from the orchestra\\n\"\nendin\n", source: "c")
+            try engine.readScore("i1 0 0.01\n")
+            try engine.start()
+            for _ in 0..<10 { _ = engine.performKsmps() }
+            lines = engine.console.flush()
+        }
+        #expect(printed.isEmpty, "printed: \(printed)")
+        #expect(lines.contains { $0.text.contains("hello from the orchestra") })
+        #expect(lines.contains { $0.text.contains("Csound version") })
+    }
+}
 }

@@ -48,27 +48,54 @@ final class OrchestraPlayTests {
     init() throws { server = try TestJackServer() }
     deinit { server.stop() }
 
-    @Test("plays its demo script with its OSC map on a dummy JACK server, recorded; the recording replays exactly", arguments: ExampleOrchestras.all)
-    func demo(_ name: String) throws {
-        let dir = Paths.temporaryDirectory()
+    /// What one demo did, checked on the test's own thread.
+    struct Outcome: Sendable {
+        var status: Int32, stderr: String, seconds = 0.0, peaks: [Double] = [], replayStatus: Int32 = 0, replayError = "", differs: Int? = nil
+    }
+
+    /// Plays `name`'s demo script, recorded, and replays the session (on any thread).
+    static func play(_ name: String, server: String) throws -> Outcome {
+        let dir = Paths.temporaryDirectory("demo-\(name)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let sessions = dir.appendingPathComponent("S")
         let r = try run(Paths.podium, ["play", Paths.orchestra("\(name).csd"), "--script", Paths.orchestra("\(name).script"),
-                                       "--server", server.name, "--no-connect", "--osc-port", "0", "--no-watch",
-                                       "--record", "--sessions", sessions.path], timeout: 60)
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("OSC map"), "the map beside the orchestra loads: \(r.stderr)")
-        let errors = r.stderr.split(separator: "\n").filter { $0.lowercased().contains("error") && !$0.contains("errors 0") }
-        #expect(errors.isEmpty, "\(errors)")
-        let session = try #require(SessionCatalog.list(sessions).first)
+                                       "--server", server, "--name", "demo-\(name)", "--no-connect", "--osc-port", "0", "--no-watch",
+                                       "--no-web", "--no-advertise", "--record", "--sessions", sessions.path], timeout: 90)
+        var outcome = Outcome(status: r.status, stderr: r.stderr)
+        guard let session = SessionCatalog.list(sessions).first else { return outcome }
         let audio = try SoundFileContents(path: session.directory.appendingPathComponent("audio.wav").path)
-        #expect(audio.seconds > 4, "\(audio.seconds) s recorded")
-        #expect(audio.peaks.contains { $0 > 0.01 }, "the demo is heard: peaks \(audio.peaks)")
+        outcome.seconds = audio.seconds
+        outcome.peaks = audio.peaks
         // (The looper's sample is read from beside the original orchestra.)
         let replay = try run(Paths.podium, ["replay", session.directory.path, "-o", dir.appendingPathComponent("replay.wav").path])
-        #expect(replay.status == 0, "\(replay.stderr)")
+        outcome.replayStatus = replay.status
+        outcome.replayError = replay.stderr
         let replayed = try SoundFileContents(path: dir.appendingPathComponent("replay.wav").path)
-        #expect(firstDifference(audio.samples, replayed.samples) == nil, "replay of \(name) differs")
+        outcome.differs = firstDifference(audio.samples, replayed.samples)
+        return outcome
+    }
+
+    // The six demos play side by side, three at a time, each a JACK client of its own on the
+    // suite's server (a demo's script runs in real time: one after another took 80 s).
+    @Test("each example orchestra plays its demo script with its OSC map on a dummy JACK server, recorded; the recording replays exactly")
+    func demos() throws {
+        var outcomes: [String: Outcome] = [:]
+        for batch in stride(from: 0, to: ExampleOrchestras.all.count, by: 3) {
+            let names = Array(ExampleOrchestras.all[batch..<min(batch + 3, ExampleOrchestras.all.count)])
+            let runs = names.map { name in InBackground { [server] in try OrchestraPlayTests.play(name, server: server.name) } }
+            for (name, r) in zip(names, runs) { r.wait(); outcomes[name] = r.value }
+        }
+        for name in ExampleOrchestras.all {
+            let o = try #require(outcomes[name], "\(name): the demo could not be played")
+            #expect(o.status == 0, "\(name): \(o.stderr)")
+            #expect(o.stderr.contains("OSC map"), "\(name): the map beside the orchestra loads: \(o.stderr)")
+            let errors = o.stderr.split(separator: "\n").filter { $0.lowercased().contains("error") && !$0.contains("errors 0") }
+            #expect(errors.isEmpty, "\(name): \(errors)")
+            #expect(o.seconds > 4, "\(name): \(o.seconds) s recorded")
+            #expect(o.peaks.contains { $0 > 0.01 }, "\(name): the demo is heard: peaks \(o.peaks)")
+            #expect(o.replayStatus == 0, "\(name): \(o.replayError)")
+            #expect(o.differs == nil, "replay of \(name) differs at sample \(o.differs ?? -1)")
+        }
     }
 }
 }

@@ -61,11 +61,6 @@ final class PatternJackTests {
         try body(driver, loops, capture) { problems.withLock { $0 } }
     }
 
-    /// The first frame at or after beat `b`, from the clock the callback published.
-    func idealFrame(_ b: Double, _ c: ClockSnapshot) -> Int64 {
-        Int64((c.frame(ofBeat: b) - 1e-6).rounded(.up))
-    }
-
     @Test("every onset of `s \"lvl*4 [~ lvl]\"` lands on its beat's exact frame (a cycle is a bar)")
     func exactOnsets() throws {
         // A beat is 12000 frames, a cycle (bar) 48000.
@@ -74,15 +69,17 @@ final class PatternJackTests {
             let said = try loops.patterns.run("d1 $ s \"lvl*4 [~ lvl]\" # gain 0.3 # legato 0.5", producer: driver.makeProducer(), loops: loops)
             #expect(said == "d1: playing")
             Thread.sleep(forTimeInterval: 3.2)
+            let clock = driver.clock  // published while the capture records (PerformedBeats)
             _ = loops.patterns.hushAll()
             Thread.sleep(forTimeInterval: 0.3)
             capture.stopRecording()
             #expect(problems().isEmpty, "\(problems())")
-            let clock = driver.clock
-            let onsets = capture.onsets(0)
+            // Onsets as recorded samples: performed frames, which skipped server periods are not in.
+            let onsets = capture.onsets(0).compactMap { capture.sampleIndex(ofFrame: $0) }
             #expect(onsets.count >= 12, "onsets \(onsets.count)")
+            let beats = try #require(performedBeats(capture, clock), "the clock's frame \(clock.frame) was not recorded")
             // Five onsets in every whole bar heard (the first and last may be cut by the start and the hush).
-            let bars = Dictionary(grouping: onsets) { ((clock.beat(atFrame: $0) + 0.01) / 4).rounded(.down) }
+            let bars = Dictionary(grouping: onsets) { ((beats.beat(ofSample: $0) + 0.01) / 4).rounded(.down) }
             let whole = bars.keys.sorted().dropFirst().dropLast()
             #expect(!whole.isEmpty && whole.allSatisfy { bars[$0]!.count == 5 }, "onsets per bar: \(bars.mapValues(\.count))")
             // Each onset on the frame of a step: `lvl*4` fills the bar's first half (beats 0, 0.5,
@@ -90,9 +87,9 @@ final class PatternJackTests {
             let steps: [Double] = [0, 0.5, 1, 1.5, 3]
             var wrong: [String] = []
             for onset in onsets {
-                let beat = clock.beat(atFrame: onset) + 0.01
+                let beat = beats.beat(ofSample: onset) + 0.01
                 let bar = (beat / 4).rounded(.down)
-                let candidates = steps.map { idealFrame(bar * 4 + $0, clock) }
+                let candidates = steps.map { beats.sample(ofBeat: bar * 4 + $0) }
                 if !candidates.contains(onset) { wrong.append("\(onset) (beat \(beat))") }
             }
             let xruns = driver.stats.xruns - xrunsBefore

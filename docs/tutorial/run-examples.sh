@@ -28,13 +28,27 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 FILES=("$@")
 [ ${#FILES[@]} -eq 0 ] && FILES=("$HERE"/[0-9]*.md)
 
-SERVER="podium-docs-$$"
 WORK=$(mktemp -d /tmp/podium-docs.XXXXXX)
-jackd -n "$SERVER" -d dummy -r 48000 -p 256 >"$WORK/jackd.log" 2>&1 &
-JACKD=$!
-cleanup() { kill "$JACKD" 2>/dev/null; wait "$JACKD" 2>/dev/null; rm -rf "$WORK"; }
+# The chapters run side by side on JOBS workers (default 4: a dummy server and a 4-second play
+# mostly wait), each worker on a dummy JACK server of its own, taking every JOBS-th chapter; a
+# chapter's blocks run in order. The servers are all started before any example and stopped
+# after the last: JACK2's shared registry makes a client open fail now and then while another
+# server starts or stops (scripts/test).
+JOBS=${JOBS:-4}
+SERVERS=()
+cleanup() {
+    local pid
+    for pid in "${WORKERS[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    rm -rf "$WORK"
+}
+WORKERS=()
 trap cleanup EXIT
-for _ in $(seq 50); do jack_lsp -s "$SERVER" >/dev/null 2>&1 && break; sleep 0.1; done
+for w in $(seq "$JOBS"); do
+    jackd -n "podium-docs-$$-$w" -d dummy -r 48000 -p 256 >"$WORK/jackd-$w.log" 2>&1 &
+    SERVERS+=($!)
+    for _ in $(seq 100); do jack_lsp -s "podium-docs-$$-$w" >/dev/null 2>&1 && break; sleep 0.1; done
+done
 
 PASS=0; FAIL=0; FAILED=()
 pass() { PASS=$((PASS + 1)); echo "PASS $1"; }
@@ -104,9 +118,10 @@ run_render() { # label, file name, chapter dir
     loud "$p" && pass "$label (render, peak $p)" || fail "$label" "silent render (peak $p)" "$out"
 }
 
-for md in "${FILES[@]}"; do
+run_chapter() { # the chapter's file, its working directory, its server
+    local md=$1 dir=$2 SERVER=$3 rel f kind line attrs label name
     rel=${md#"$PWD"/}
-    dir="$WORK/$(basename "$md" .md)"; mkdir -p "$dir"
+    mkdir -p "$dir"
     # Pass 1: the blocks, in order, each into a file (kind, attributes, start line).
     awk -v dir="$dir" '
         BEGIN { n = 0; inside = 0 }
@@ -120,7 +135,7 @@ for md in "${FILES[@]}"; do
         inside && /^```/ { inside = 0; close(f); next }
         inside { print > f }
     ' "$md"
-    [ -f "$dir/index" ] || continue
+    [ -f "$dir/index" ] || return 0
     # Pass 2: the chapter's files first, then the blocks in order.
     while IFS=$'\t' read -r f kind line attrs; do
         [ "$kind" = csound ] || continue
@@ -139,6 +154,31 @@ for md in "${FILES[@]}"; do
                 fi ;;
         esac
     done <"$dir/index"
+}
+
+# Worker w runs chapters w, w + JOBS, …, each chapter's report into a file of its own.
+for w in $(seq "$JOBS"); do
+    (
+        n=0
+        for md in "${FILES[@]}"; do
+            n=$((n + 1))
+            [ $(((n - 1) % JOBS + 1)) -eq "$w" ] || continue
+            run_chapter "$md" "$WORK/chapter-$n" "podium-docs-$$-$w" >"$WORK/report-$n" 2>&1
+        done
+    ) &
+    WORKERS+=($!)
+done
+for pid in "${WORKERS[@]}"; do wait "$pid"; done
+WORKERS=()
+for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+SERVERS=()
+i=${#FILES[@]}
+for n in $(seq "$i"); do
+    [ -f "$WORK/report-$n" ] || continue
+    cat "$WORK/report-$n"
+    PASS=$((PASS + $(grep -c '^PASS ' "$WORK/report-$n")))
+    FAIL=$((FAIL + $(grep -c '^FAIL ' "$WORK/report-$n")))
+    while IFS= read -r l; do FAILED+=("${l#FAIL }"); done < <(grep '^FAIL ' "$WORK/report-$n" | cut -d: -f1-2)
 done
 
 echo "examples: $PASS passed, $FAIL failed"

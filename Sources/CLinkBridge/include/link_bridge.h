@@ -67,9 +67,10 @@ void podium_link_audio_commit(podium_link *link, double bpm, bool request_beat, 
 // Thread: RT: starts (the session's beat 0 is asked for at host_time_us; with peers Link moves
 // it to the next time the session's phase is 0: the next bar, Link's
 // requestBeatAtStartPlayingTime) or stops the session at host_time_us. Shared with peers only
-// while start/stop sync is on.
+// while start/stop sync is on. With `out`, the committed session at host_time_us is written
+// there (its other fields kept), so that the caller judges the start in the same period.
 void podium_link_audio_commit_playing(podium_link *link, bool playing, double quantum,
-                                      int64_t host_time_us);
+                                      int64_t host_time_us, podium_link_timing *out);
 
 #ifdef __cplusplus
 }

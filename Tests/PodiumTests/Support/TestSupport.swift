@@ -2,6 +2,7 @@ import Foundation
 import PodiumHost
 import PodiumProbe
 import Testing
+import Synchronization
 
 /// Where things are, for tests that use the real libcsound, the csound CLI and the podium binary.
 enum Paths {
@@ -197,14 +198,18 @@ func firstDifference(_ a: [Double], _ b: [Double]) -> Int? {
 /// Runs `work` on another thread; after `wait()`, `value` is its result (nil when it threw).
 final class InBackground<T: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
+    private let over = Atomic<Bool>(false)
     private var result: T?
     init(_ work: @escaping @Sendable () throws -> T) {
         Thread.detachNewThread { [self] in
             result = try? work()
+            over.store(true, ordering: .releasing)
             done.signal()
         }
     }
     func wait() { done.wait() }
+    /// Whether the work has finished (without waiting for it).
+    var finished: Bool { over.load(ordering: .acquiring) }
     var value: T? { result }
 }
 
