@@ -121,6 +121,29 @@ final class DirtTests {
         }
     }
 
+    @Test("numbers no Int holds never stop a performance: /dirt/play with n 1e19, 3.4e38 (float32) and 1e300, unbundled; bundled with a nudge of NaN, inf or 1e300; each is played or ignored and the engine plays on")
+    func hugeNumbers() throws {
+        let bank = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: bank) }
+        for i in 0..<3 { try SampleJackTests.level(bank.path + "/lvl/\(i).wav", level: 0.1 * Double(i + 1), seconds: 0.05) }
+        try perform(samples: [bank.path]) { performance, dirt, capture, said in
+            let port = "\(dirt.port)"
+            for n in ["d:1e19", "f:3.4e38", "d:1e300", "d:-1e19", "d:nan"] {
+                _ = try CompileQueueTests.python("osc_client.py", [port, "message", "/dirt/play", "s:s", "s:lvl", "s:n", n])
+            }
+            let when = String(format: "%.6f", Date().timeIntervalSince1970 + 0.2)
+            for nudge in ["d:nan", "d:inf", "d:-inf", "d:1e300", "d:-1e300"] {
+                _ = try CompileQueueTests.python("osc_client.py", [port, "bundle", when, "/dirt/play", "s:_id_", "s:1", "s:cps", "f:0.5625",
+                                                                 "s:cycle", "f:3", "s:nudge", nudge, "s:s", "s:lvl", "s:n", "d:1e19"])
+            }
+            #expect(eventually(5) { dirt.stats.datagrams >= 10 }, "\(dirt.summary)")
+            let driver = try #require(performance.driver)
+            let callbacks = driver.stats.callbacks
+            #expect(eventually(2) { driver.stats.callbacks > callbacks + 10 }, "the engine plays on")
+            #expect(dirt.stats.malformed == 0, "\(dirt.summary)")
+        }
+    }
+
     @Test("samples by name from Tidal with its latency at 0.3 s, a nudge and a once, several slots at once, and a flood of bd*128 on 8 orbits: every event played, no ring full, OSC answers within 50 ms meanwhile")
     func samplesAndFlood() throws {
         try #require(TidalOracle.available, "needs ghci with Debian's Tidal 1.7.10 (scripts/setup installs ghc and libghc-tidal-dev)")
