@@ -75,6 +75,7 @@ final class DirtTests {
     func bdFour() throws {
         try #require(TidalOracle.available, "needs ghci with Debian's Tidal 1.7.10 (scripts/setup installs ghc and libghc-tidal-dev)")
         try perform { performance, dirt, capture, said in
+            let lateBefore = performance.driver?.stats.lateCommands ?? 0
             let out = try tidal("d1 $ s \"bd*4\" # speed \"<1 2>\" # legato 0.5 # pF \"foo\" 3", port: dirt.port, seconds: 3.7)
             #expect(out.contains("tidal-client: connected"), "\(out)")
             // Tidal hushed as it quit; what it had sent (0.15 s ahead at most) has played by now.
@@ -92,7 +93,11 @@ final class DirtTests {
             #expect(onsets.count >= 8, "\(onsets.count) onsets")
             let spacing = 48000 / (4 * 0.5625)
             let gaps = zip(onsets.dropFirst(), onsets).map { Double($0 - $1) }
-            #expect(gaps.allSatisfy { abs($0 - spacing) <= 2 }, "gaps \(gaps), expected \(spacing)")
+            // A dummy server that falls behind skips periods: a note whose frame fell in one starts
+            // at the next period Podium performs, late (counted), which moves its onset and two gaps.
+            let late = (performance.driver?.stats.lateCommands ?? 0) - lateBefore
+            let off = gaps.filter { abs($0 - spacing) > 2 }.count
+            #expect(off == 0 || off <= 2 * Int(late), "gaps \(gaps), expected \(spacing) (late notes \(late))")
 
             // speed "<1 2>": levels 0.2 and 0.4, a cycle each.
             let levels = Set(onsets.compactMap { o -> Int? in
