@@ -89,7 +89,11 @@ public final class Console: @unchecked Sendable {
     public private(set) var scoreFinishedRepeats = 0
 
     // Thread: NRT (owner)
-    public init(ringBytes: Int = 1 << 16) {
+    /// `ringBytes`: the audio thread's ring of console lines, 256 bytes a line: 1 MiB holds
+    /// 4,096 lines, 2.7 s of a line every k-cycle at 1,500 k-cycles a second, while the
+    /// draining thread waits for a core (64 KiB, 170 ms, lost lines when the callback ran
+    /// real-time on a loaded machine). Its pages are touched only as lines come.
+    public init(ringBytes: Int = 1 << 20) {
         shared = .allocate(capacity: 1)
         shared.initialize(to: ConsoleShared(rtRing: ConsoleRing(slots: max(16, ringBytes / ConsoleRing.slotBytes)), owner: .passUnretained(self)))
     }

@@ -50,6 +50,9 @@ public final class Engine: @unchecked Sendable {
     /// The sampler's first instrument (`podium_sampler`; `podium_orbits` is the next number),
     /// when the performance has sample banks.
     public internal(set) var samplerInstrument: Int?
+    /// SuperDirt's synths not compiled because the orchestra has an instrument of that name;
+    /// nil when none was compiled (the orchestra's numbers leave no room: `DirtSynths.compile`).
+    public internal(set) var dirtSynthsKeptByOrchestra: [String]? = []
     /// The score text handed over at compile (for length estimates).
     public private(set) var scoreText: String = ""
     /// The csound `--port` a .csd's `<CsOptions>` asked for: Csound's own server is not started
@@ -398,6 +401,8 @@ public final class Engine: @unchecked Sendable {
             try engine.compileOrchestra(SamplerOrchestra.text(first: first), source: "podium sampler")
             engine.samplerInstrument = first
         }
+        // SuperDirt's synths by name, but those the orchestra defines itself (DirtSynths.swift).
+        engine.dirtSynthsKeptByOrchestra = try DirtSynths.compile(into: engine)
         for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
         return engine
     }

@@ -163,6 +163,25 @@ public enum OrchestraCheck {
             "error: instr \(high): a performance takes instrument numbers 1 to \(maximumInstrumentNumber) (Csound counts the voices by walking every number up to the highest, every k-cycle); give it a lower number or a name; not compiled"]))
     }
 
+    /// Csound 6.18 grows its table of instruments in blocks of 200 numbers, and a compile merged
+    /// into a running performance that raises the highest number past one more block corrupts
+    /// its memory: measured, an orchestra whose highest was 2 (table of 200) merged `instr 399`
+    /// and played on, `instr 400` crashed it as soon as an instrument using a user-defined
+    /// opcode ran (SuperDirt's synths use some; a highest of 250: 599 passed, 601 crashed; of
+    /// 500: 799 and 801). Such a compile is refused before Csound sees it.
+    public static let instrumentBlock = 200
+
+    /// `declared`'s highest number when it reaches past one more block than `current` (what is
+    /// compiled: its numbers, a lower bound of Csound's table) holds: refused, naming the number.
+    // Thread: NRT (any)
+    public static func instrumentGrowth(_ declared: InstrumentTable, current: InstrumentTable, source: String) throws {
+        guard let high = declared.numbers.max() else { return }
+        let table = ((current.numbers.max() ?? 0) / instrumentBlock + 1) * instrumentBlock
+        guard high >= table + instrumentBlock else { return }
+        throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+            "error: instr \(high): live code may raise the highest instrument number by one block of \(instrumentBlock) at a time, here to \(table + instrumentBlock - 1) (Csound 6.18 corrupts its memory growing its table further in a running performance); give it a lower number or a name, or put it in the orchestra file; not compiled"]))
+    }
+
     static func mebibytes(_ bytes: Double) -> String {
         bytes >= 1_073_741_824 ? String(format: "%.1f GiB", bytes / 1_073_741_824) : String(format: "%.0f MiB", bytes / 1_048_576)
     }

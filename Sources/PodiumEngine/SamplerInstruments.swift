@@ -106,7 +106,10 @@ extension SamplerOrchestra {
           irel = min(giPodiumFadeOut, idur * 0.19098)
           ifin = (ip0 > 0 ? min(giPodiumFadeIn, idur * 0.19098) : 0)
           iseg1 = max(ifin, 1 / sr)
-          p3 = idur + 0.5 / kr                        ; never rounded below idur
+          ; never rounded below idur, never shorter than asked: the driver lengthens a
+          ; note started early in its k-cycle past that cycle's end, as Csound 6.18
+          ; crashes (a negative copy in kperf) when such a note ends inside it
+          p3 = (p3 > idur + 0.5 / kr ? p3 : idur + 0.5 / kr)
           aenv linseg (ifin > 0 ? 0 : 1), iseg1, 1, max(idur - iseg1 - irel, 0), 1, irel, 0
 
           ; ---- note-local time, for accelerate and for cut fades

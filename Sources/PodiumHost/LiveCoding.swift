@@ -74,6 +74,9 @@ extension JackDriver {
         try OrchestraCheck.tables(text, source: source, limits: jackOptions.compileLimits)
         let declared = InstrumentTable.declared(in: text)
         try OrchestraCheck.instrumentNumbers(declared, source: source)
+        if let current = lock.withLock({ _engine?.instruments }) {
+            try OrchestraCheck.instrumentGrowth(declared, current: current, source: source)
+        }
         // The sampler's instruments (a performance with sample banks) keep their numbers.
         if let first = samplerInstrument.map(Int.init), let taken = declared.numbers.first(where: { $0 == first || $0 == first + 1 }) {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [

@@ -41,6 +41,9 @@ public struct OSCOptions: Sendable {
 /// What the OSC surface counted.
 public struct OSCStats: Sendable, Equatable {
     public var datagrams = 0
+    /// Datagrams the kernel dropped before Podium could read them (the socket's 4 MiB receive
+    /// buffer was full): lost, and said so.
+    public var kernelDropped = 0
     /// Datagrams read: by liblo (a bundle may hold several messages), or in place (`notesInPlace`).
     public var parsed = 0
     /// Notes read in place (`NumericMessage`), without liblo's parse.
@@ -62,7 +65,7 @@ public struct OSCStats: Sendable, Equatable {
     public var slowestPath: OSCPathTiming?
 
     public var summary: String {
-        "datagrams \(datagrams) (parsed \(parsed), notes read in place \(notesInPlace)), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
+        "datagrams \(datagrams)" + (kernelDropped > 0 ? " (and \(kernelDropped) dropped by the kernel: the receive buffer was full)" : "") + " (parsed \(parsed), notes read in place \(notesInPlace)), messages \(messages), malformed \(malformed), refused sources \(refusedSources), "
             + "unknown addresses \(unknownAddresses), bad arguments \(badArguments), unknown channels/instruments \(unknownTargets), "
             + "late bundles \(lateBundles), refused code \(refusedCode), ring full \(ringFull), dropped behind a compile \(behindCompile)"
             + (slowestPath.map { ", slowest datagram \($0)" } ?? "")

@@ -53,7 +53,12 @@ public final class OSCSurface: @unchecked Sendable {
     public var loops: LiveLoops?
 
     public var port: UInt16 { socket.port }
-    public var stats: OSCStats { sharedLock.withLock { _stats } }  // as of the last burst
+    /// As of the last burst; the kernel's drops as of now.
+    public var stats: OSCStats {
+        var s = sharedLock.withLock { _stats }
+        s.kernelDropped = socket.kernelDrops
+        return s
+    }
 
     /// The orchestra's OSC map (nil: TouchOSC defaults only).
     let map: OSCMap?

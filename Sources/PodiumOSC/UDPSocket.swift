@@ -126,6 +126,18 @@ final class UDPSocket {
         return 0
     }
 
+    /// Datagrams the kernel dropped for this socket since it was opened: its receive buffer was
+    /// full (the OSC thread did not get the CPU in time for a burst). Linux's SO_MEMINFO
+    /// (SK_MEMINFO_DROPS); 0 where the kernel does not answer.
+    /// Thread: any (a getsockopt on the descriptor).
+    var kernelDrops: Int {
+        let soMeminfo: Int32 = 55, drops = 8, vars = 9  // <asm-generic/socket.h>, <linux/sock_diag.h>
+        var info = [UInt32](repeating: 0, count: vars)
+        var len = socklen_t(MemoryLayout<UInt32>.size * vars)
+        let rc = info.withUnsafeMutableBytes { getsockopt(fd, SOL_SOCKET, soMeminfo, $0.baseAddress, &len) }
+        return rc == 0 && Int(len) > drops * MemoryLayout<UInt32>.size ? Int(info[drops]) : 0
+    }
+
     /// CLOCK_REALTIME in nanoseconds, the kernel's arrival times' clock.
     static func realtimeNanos() -> Int64 {
         var t = timespec()

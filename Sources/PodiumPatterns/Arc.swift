@@ -37,7 +37,9 @@ public struct Arc: Hashable, Sendable, CustomStringConvertible {
             if stop <= next { out.append(Arc(s, stop)); break }
             out.append(Arc(s, next))
             s = next
+            if out.count & (QueryBudget.run - 1) == 0, !QueryBudget.spend(QueryBudget.run) { break }
         }
+        QueryBudget.spendRest(of: out.count)
         return out
     }
 
@@ -51,7 +53,9 @@ public struct Arc: Hashable, Sendable, CustomStringConvertible {
         while c < end, out.count < 1_000_000 {
             out.append(Arc(Time(c), Time(c) + 1))
             c += 1
+            if out.count & (QueryBudget.run - 1) == 0, !QueryBudget.spend(QueryBudget.run) { break }
         }
+        QueryBudget.spendRest(of: out.count)
         return out
     }
 

@@ -73,6 +73,8 @@ extension Builtins {
     chooseBy wchoose stutWith plyWith arpeggiate range' irand' perlinWith perlin2 perlin2With
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
-    /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`).
+    /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others
+    /// that act on slots): a line that begins with one is the pattern language's, never Csound's.
     static let statementWords = ["hush", "once", "setcps", "p"] + (1...16).map { "d\($0)" }
+        + PatternLanguage.slotWords + ["unmuteAll", "unsoloAll"] + PatternLanguage.notYetStatements.keys.sorted()
 }

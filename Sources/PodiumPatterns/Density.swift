@@ -11,13 +11,25 @@ public enum Density {
     /// `probes`: places probed in each cycle (1: its start only, the cheap check a player
     /// repeats at every cycle; 3: also a third and five sevenths in).
     public static func estimate<T>(_ p: Pattern<T>, firstCycle: Int64 = 0, cycles: Int = 8, probes: Int = 3) -> Int {
+        estimateWork(p, firstCycle: firstCycle, cycles: cycles, probes: probes).events
+    }
+
+    /// `estimate`, each probe's query limited to `QueryBudget.stepsPerCycle` steps:
+    /// `exceeded` when one walked more (`s "x" # n (segment 1e7 saw)`: one event a cycle, ten
+    /// million steps to find it), and the estimate stops there.
+    // Thread: any
+    public static func estimateWork<T>(_ p: Pattern<T>, firstCycle: Int64 = 0, cycles: Int = 8, probes: Int = 3) -> (events: Int, exceeded: Bool) {
         var most = 0.0
+        func count(_ s: Time, _ e: Time) -> Int? {
+            let (events, exceeded) = QueryBudget.limited(to: QueryBudget.stepsPerCycle) { p.queryArc(s, e) }
+            return exceeded ? nil : events.count
+        }
         for c in firstCycle..<(firstCycle + Int64(max(1, cycles))) {
             for offset in [Time.zero, Time(1, 3), Time(5, 7)].prefix(max(1, probes)) {
                 let s = Time(c) + offset
                 var w = Time(1, 1 << 48)
                 while true {
-                    let a = p.queryArc(s, s + w).count, b = p.queryArc(s, s + w + w).count
+                    guard let a = count(s, s + w), let b = count(s, s + w + w) else { return (Int(min(most, 1e15)), true) }
                     let begun = Double(max(0, b - a))
                     if begun >= 32 || Time(1, 64) <= w {
                         most = max(most, begun / w.double)
@@ -27,6 +39,6 @@ public enum Density {
                 }
             }
         }
-        return most > 1e15 ? Int(1e15) : Int(most)
+        return (most > 1e15 ? Int(1e15) : Int(most), false)
     }
 }

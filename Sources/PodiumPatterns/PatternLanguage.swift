@@ -9,6 +9,10 @@ public enum PatternStatement: Sendable {
     case setcps(Double)
     /// `once $ s "bd"`
     case once(Pattern<ControlMap>)
+    /// `mute 1`, `unmute 1`, `solo "drums"`, `unsolo "drums"` (`SlotStatements.swift`)
+    case mute(String), unmute(String), solo(String), unsolo(String)
+    /// `unmuteAll`, `unsoloAll`
+    case unmuteAll, unsoloAll
 }
 
 /// Tidal's own spelling (a Haskell subset) evaluated into patterns: `d1 $ every 3 (fast 2) $
@@ -23,6 +27,16 @@ public struct PatternLanguage: Sendable {
     /// One statement; may span lines (a block: continuation lines). Errors name line and column.
     // Thread: any
     public func statement(_ text: String) throws(PatternError) -> PatternStatement {
+        // A Tidal statement Podium does not carry out is named before its syntax is read
+        // (`let x = …` is no expression).
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if let row = lines.firstIndex(where: { !$0.allSatisfy(\.isWhitespace) }) {
+            let indent = lines[row].prefix { $0 == " " || $0 == "\t" }.count
+            let word = String(lines[row].dropFirst(indent).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "'" })
+            if let reason = Self.notYetStatements[word] {
+                throw PatternError("`\(word)`: \(reason)", column: indent + 1, line: row + 1)
+            }
+        }
         let e = try ExpressionParser.parse(text)
         let ev = ExpressionEvaluator(extraControls: extraControls)
         var head = e
@@ -55,6 +69,20 @@ public struct PatternLanguage: Sendable {
                 throw PatternError("`setcps` needs a number above 0", column: p.column, line: p.line)
             }
             return .setcps(x.value.double)
+        case let .name(n, _) where n == "unmuteAll" || n == "unsoloAll":
+            if body != nil { throw PatternError("`\(n)` takes nothing", column: headPos.column, line: headPos.line) }
+            return n == "unmuteAll" ? .unmuteAll : .unsoloAll
+        case let .name(n, _) where Self.slotWords.contains(n):
+            guard let b = body else {
+                throw PatternError("`\(n)` needs a slot: `\(n) 1` (d1's) or `\(n) \"drums\"`", column: headPos.column, line: headPos.line)
+            }
+            let slot = try Self.slotArgument(b, word: n)
+            switch n {
+            case "mute": return .mute(slot)
+            case "unmute": return .unmute(slot)
+            case "solo": return .solo(slot)
+            default: return .unsolo(slot)
+            }
         case let .name(n, _) where n == "once":
             guard let b = body else { throw need("once") }
             return .once(try controlPattern(b, ev))
@@ -74,7 +102,7 @@ public struct PatternLanguage: Sendable {
             return .play(slot: slot, pattern: try controlPattern(b, ev))
         default:
             let p = e.position
-            throw PatternError("a statement is `d1 $ …` (to `d16`), `p \"name\" $ …`, `once $ …`, `hush` or `setcps …`",
+            throw PatternError("a statement is `d1 $ …` (to `d16`), `p \"name\" $ …`, `once $ …`, `hush`, `setcps …`, `mute 1`, `solo 1` (and `unmute`, `unsolo`, `unmuteAll`, `unsoloAll`)",
                                column: p.column, line: p.line)
         }
     }

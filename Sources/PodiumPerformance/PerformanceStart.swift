@@ -32,6 +32,11 @@ extension Performance {
         do { try driver.start() } catch { throw PerformanceError("\(error)") }
         driverStarted = true
         say("podium: playing \(options.orchestra) — \(driver.description)")
+        if let kept = driver.engine.dirtSynthsKeptByOrchestra, !kept.isEmpty {
+            say("podium: the orchestra's own \(kept.joined(separator: ", ")) play\(kept.count == 1 ? "s" : "") in place of SuperDirt's synth\(kept.count == 1 ? "" : "s") of that name")
+        } else if driver.engine.dirtSynthsKeptByOrchestra == nil {
+            say("podium: SuperDirt's synths are not in this performance: the orchestra's instrument numbers leave no room for them below \(OrchestraCheck.maximumInstrumentNumber + 1) (Csound numbers named instruments after the highest)")
+        }
         // The warm checker (live code is checked in a child forked from it): started now, so that
         // the first compile does not wait for it. A compile starts it again if this fails.
         do { try WarmChecker.shared.start() } catch { router.notice("the orchestra checker did not start now (\(error)); a compile starts it") }

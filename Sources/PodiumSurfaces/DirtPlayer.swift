@@ -147,8 +147,10 @@ public final class DirtPlayer: @unchecked Sendable {
             .filter { !DirtPlayer.protocolKeys.contains($0) }
         if !unused.isEmpty {
             count { $0.unknownControls += unused.count }
-            for name in unused {
-                say("control \(key) \(name)", "instrument \(key) has no parameter `\(name)` (declare it on its instr line: ; podium: \((layout + [name]).joined(separator: " ")))")
+            let fresh = unsaid(unused.map { "control \(key) \($0)" }).map { String($0.dropFirst("control \(key) ".count)) }
+            if !fresh.isEmpty {
+                let names = DirtPlayer.listed(fresh)
+                say("controls \(key) \(fresh)", "instrument \(key) has no parameter \(names) (declare it on its instr line: ; podium: \((layout + fresh.prefix(8)).joined(separator: " ")))")
             }
         }
         if post(p1, frame: frame) { count { $0.instrumentNotes += 1 } }
@@ -166,7 +168,8 @@ public final class DirtPlayer: @unchecked Sendable {
             .filter { !DirtPlayer.protocolKeys.contains($0) }
         if !unused.isEmpty {
             count { $0.unknownControls += unused.count }
-            for name in unused { say("control sampler \(name)", "the sampler has no control `\(name)` (SampleNotes lists the ones it reads)") }
+            let fresh = unsaid(unused.map { "control sampler \($0)" }).map { String($0.dropFirst("control sampler ".count)) }
+            if !fresh.isEmpty { say("controls sampler \(fresh)", "the sampler has no control \(DirtPlayer.listed(fresh)) (SampleNotes lists the ones it reads)") }
         }
         guard fields.count > 1, fields[1] > 0 else { return }
         if post(p1, frame: frame) { count { $0.sampleNotes += 1 } }
@@ -202,9 +205,34 @@ public final class DirtPlayer: @unchecked Sendable {
     /// unit, the MIDI channel, and `nudge` (already in the timetag).
     static let protocolKeys: Set<String> = ["_id_", "unit", "bank", "channel", "nudge"]
 
-    /// A message the first time its key comes.
+    /// A message the first time its key comes, its control characters escaped (a name sent
+    /// with a newline prints `\n`, not a line of its own).
     func say(_ key: String, _ message: String) {
         if said.count >= 1024 { said.removeAll() }
-        if said.insert(key).inserted { onProblem?("dirt: " + message) }
+        if said.insert(key).inserted { onProblem?("dirt: " + DirtPlayer.printable(message)) }
+    }
+
+    /// The keys not said yet, now counted as said: an event's unknown controls are named in
+    /// one line (a message with 1,500 unknown keys printed 1,500 lines).
+    func unsaid(_ keys: [String]) -> [String] {
+        if said.count + keys.count >= 1024 { said.removeAll() }
+        return keys.filter { said.insert($0).inserted }
+    }
+
+    /// `a`, `b` and `c`; past eight names, how many more.
+    static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(8).map { "`\($0.prefix(40))`" }
+        let more = names.count > 8 ? " and \(names.count - 8) more" : ""
+        return shown.joined(separator: ", ") + more
+    }
+
+    /// `text` with control characters escaped (Swift's escapes: `\n`, `\u{1B}`).
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var out = ""
+        for u in text.unicodeScalars {
+            if u.properties.generalCategory == .control { out += u.escaped(asASCII: true) } else { out.unicodeScalars.append(u) }
+        }
+        return out
     }
 }

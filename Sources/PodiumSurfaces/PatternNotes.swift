@@ -84,10 +84,17 @@ public enum PatternNotes {
     }
 
     /// `freq amp cutoff` or `p4=freq p6=cutoff` (a gap reads 0): the names of p4, p5, ….
+    /// A name may carry the value an event that lacks it gets, after a colon (`voice:0.5`; the
+    /// entry keeps it: `parameter(_:)` splits it).
     // Thread: any
     static func layout(_ text: Substring) -> [String] {
         var names: [String] = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
+            if let colon = word.firstIndex(of: ":"), let value = Double(word[word.index(after: colon)...]), value.isFinite,
+               !word[..<colon].isEmpty, word[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) {
+                names.append(String(word))
+                continue
+            }
             if let eq = word.firstIndex(of: "="), word.first == "p", let n = Int(word[word.index(after: word.startIndex)..<eq]), n >= 4, n <= 16 {
                 while names.count < n - 4 { names.append("") }
                 let name = String(word[word.index(after: eq)...])
@@ -127,7 +134,8 @@ public enum PatternNotes {
         fields.append(max(length, 0))
         let note = number("note") ?? number("n") ?? 0
         let midi = note + (number("octave") ?? 5) * 12
-        for name in layout {
+        for entry in layout {
+            let (name, declared) = parameter(entry)
             let v: Double
             switch name {
             case "freq": v = 440 * pow(2, (midi - 69) / 12)
@@ -137,10 +145,19 @@ public enum PatternNotes {
             case "cps": v = cps
             case "cycle": v = cycle
             case "delta": v = delta
-            default: v = number(name) ?? defaults[name] ?? 0
+            default: v = number(name) ?? declared ?? defaults[name] ?? 0
             }
             fields.append(v.isFinite ? v : 0)
         }
-        return c.keys.filter { !consumed.contains($0) && !layout.contains($0) }.sorted()
+        let names = Set(layout.map { parameter($0).name })
+        return c.keys.filter { !consumed.contains($0) && !names.contains($0) }.sorted()
+    }
+
+    /// A layout entry's parameter name and the value it declared for events without it
+    /// (`voice:0.5` → ("voice", 0.5); `cutoff` → ("cutoff", nil)).
+    // Thread: any
+    public static func parameter(_ entry: String) -> (name: String, value: Double?) {
+        guard let colon = entry.firstIndex(of: ":") else { return (entry, nil) }
+        return (String(entry[..<colon]), Double(entry[entry.index(after: colon)...]))
     }
 }

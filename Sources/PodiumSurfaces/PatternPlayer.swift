@@ -50,6 +50,8 @@ public final class PatternPlayer: @unchecked Sendable {
     /// Guards everything below it but the scheduler's own state (`PatternTick.swift`).
     let lock = NSLock()
     var slots: [String: Slot] = [:]
+    /// Tidal's `mute` and `solo`, by slot name (`isSilenced`).
+    var muted: Set<String> = [], soloed: Set<String> = []
     var onces: [Pattern<ControlMap>] = []
     /// Where posting stopped, in cycles (nil: nothing posted yet).
     var postedUntil: Time?
@@ -106,7 +108,7 @@ public final class PatternPlayer: @unchecked Sendable {
     /// The names of the controls orchestras declare (accepted in expressions beside Tidal's).
     // Thread: any
     public var declaredControls: Set<String> {
-        Set(PatternNotes.declarations(in: driver.engine.orchestraTexts).values.joined().filter { !$0.isEmpty })
+        Set(PatternNotes.declarations(in: driver.engine.orchestraTexts).values.joined().map { PatternNotes.parameter($0).name }.filter { !$0.isEmpty })
     }
 
     /// A statement typed or sent (`d1 $ …`, `hush`, `setcps 0.5`, `once $ …`): carried out;
@@ -144,8 +146,29 @@ public final class PatternPlayer: @unchecked Sendable {
             try PatternPlayer.checkDensity(pattern)
             lock.withLock { onces.append(pattern) }
             return ("once", nil)
+        case let .mute(slot): return (lock.withLock { muted.insert(slot); return describeSilencing(slot) }, slot)
+        case let .unmute(slot): return (lock.withLock { muted.remove(slot); return describeSilencing(slot) }, slot)
+        case let .solo(slot): return (lock.withLock { soloed.insert(slot); return describeSilencing(slot) }, slot)
+        case let .unsolo(slot): return (lock.withLock { soloed.remove(slot); return describeSilencing(slot) }, slot)
+        case .unmuteAll: return (lock.withLock { muted.removeAll(); return "no slot is muted" + soloSummary }, nil)
+        case .unsoloAll: return (lock.withLock { soloed.removeAll(); return "no slot is soloed" }, nil)
         }
     }
+
+    /// Tidal's `mute`/`solo`: kept by slot name whatever plays in it (a slot defined again stays
+    /// muted), through `hush`, until `unmute`/`unsolo`. They take effect from the next query:
+    /// notes already posted (the 100 ms lookahead) still sound.
+    // Thread: any (under the lock)
+    func isSilenced(_ slot: String) -> Bool { muted.contains(slot) || (!soloed.isEmpty && !soloed.contains(slot)) }
+
+    // Thread: any (under the lock)
+    func describeSilencing(_ slot: String) -> String {
+        let state = muted.contains(slot) ? "muted" : soloed.contains(slot) ? "soloed" : isSilenced(slot) ? "silent (other slots are soloed)" : "sounding"
+        return "\(slot): \(state)" + (slots[slot] == nil ? " (nothing plays in it yet)" : "") + soloSummary
+    }
+
+    // Thread: any (under the lock)
+    var soloSummary: String { soloed.isEmpty ? "" : "; soloed: " + soloed.sorted().joined(separator: ", ") }
 
     /// A tempo a patterns file asked for, sent by the next tick (the file has no producer).
     var pendingTempo: Double?
@@ -159,11 +182,15 @@ public final class PatternPlayer: @unchecked Sendable {
 
     // Thread: any
     static func checkDensity(_ pattern: Pattern<ControlMap>, from cycle: Int64 = 0, cycles: Int = 8, probes: Int = 3) throws(InputError) {
-        let density = Density.estimate(pattern, firstCycle: cycle, cycles: cycles, probes: probes)
+        let (density, exceeded) = Density.estimateWork(pattern, firstCycle: cycle, cycles: cycles, probes: probes)
+        if exceeded { throw InputError(tooMuchWork) }
         guard density <= maximumDensity else {
             throw InputError("about \(density) events a cycle: a pattern plays at most \(maximumDensity) (is a `*` or `fast` too large?)")
         }
     }
+
+    /// Why a pattern whose query walks more than `QueryBudget.stepsPerCycle` cycles is refused.
+    static let tooMuchWork = "one cycle of it takes more than \(QueryBudget.stepsPerCycle) steps to work out, whatever it plays (is a `segment`, `fast` or `*` inside a control too large?)"
 
     /// The cycle boundary at or after where posting stopped: where a swap takes over.
     // Thread: any (under the lock)
@@ -233,7 +260,8 @@ public final class PatternPlayer: @unchecked Sendable {
                 let s = slots[k]!
                 let text = s.text.split(separator: "\n").joined(separator: " ")
                 let next = s.pending == nil ? "" : s.endsAtSwap ? ", stops at cycle \(s.swapAt)" : ", swaps at cycle \(s.swapAt)"
-                return "\(k): \(s.events) events posted\(next) — \(text.prefix(60))"
+                let silent = muted.contains(k) ? " (muted)" : isSilenced(k) ? " (silent: others soloed)" : ""
+                return "\(k)\(silent): \(s.events) events posted\(next) — \(text.prefix(60))"
             }
         }
     }

@@ -65,7 +65,14 @@ extension PatternPlayer {
             }
         }
         for arc in plan.arcs {
-            let events = arc.pattern.queryArc(arc.from, arc.to).filter(\.hasOnset)
+            let cycles = max(1, Int((arc.to - arc.from).double.rounded(.up)))
+            let (queried, exceeded) = QueryBudget.limited(to: QueryBudget.stepsPerCycle * cycles) { arc.pattern.queryArc(arc.from, arc.to) }
+            if exceeded {
+                problems.append("\(arc.slot): stopped at cycle \(arc.from.floorInt): \(PatternPlayer.tooMuchWork)")
+                lock.withLock { if slots[arc.slot]?.version == arc.version { slots[arc.slot] = nil } }
+                continue
+            }
+            let events = queried.filter(\.hasOnset)
             // A hush since the plan: nothing more from it.
             if lock.withLock({ generation }) != plan.generation { break }
             postAll(events, slot: arc.slot, version: arc.version, origin: (arc.line, arc.source))
@@ -122,6 +129,8 @@ extension PatternPlayer {
                 }
                 slots[name] = slot
             }
+            // Muted slots, and slots not soloed while any is, keep their time and sound nothing.
+            plan.arcs.removeAll { isSilenced($0.slot) }
             plan.onces = onces
             onces = []
             if horizon.floorInt != checkedCycle {

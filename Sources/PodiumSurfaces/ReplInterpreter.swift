@@ -1,3 +1,4 @@
+import PodiumPatterns
 /// Turns what a performer types into actions, without ceremony:
 ///   - `:command args` — REPL commands;
 ///   - score statements (`i1 0 2 440`, `i "bass" 0 1 .5`, `f`, `e` …) — score;
@@ -109,14 +110,23 @@ public struct ReplInterpreter: Sendable {
         return .code(raw + "\n", firstLine: lineNumber)
     }
 
-    /// A pattern statement opens with a slot (`d1` … `d16`, `p "name"`, `p 3`) or `hush`,
-    /// `setcps`, `once` — words no Csound statement begins with.
+    /// A pattern statement opens with a slot (`d1` … `d16`, `p "name"`, `p 3`) or another of
+    /// Tidal's statement words (`hush`, `setcps`, `once`, `mute`, `solo`, `xfadeIn`, `let`, …):
+    /// such a line is the pattern language's, and an error in it a pattern error with its
+    /// column — never a Csound compile (`mute 1` is also Csound's `mute` opcode). An assignment
+    /// (`word = …`) stays Csound's.
     // Thread: any
     public static func isPatternStatement(_ line: String) -> Bool {
-        let word = line.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        let word = line.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "'" }
         let rest = line.dropFirst(word.count).drop { $0 == " " || $0 == "\t" }
-        if word == "hush" { return rest.isEmpty || rest.hasPrefix("--") }
-        if word == "setcps" || word == "once" { return !rest.isEmpty && !rest.hasPrefix("=") }
+        if word == "hush" || word == "unmuteAll" || word == "unsoloAll" { return rest.isEmpty || rest.hasPrefix("--") }
+        if PatternLanguage.slotWords.contains(String(word)) {
+            // Csound's `mute "lead", 0` has a second argument; Tidal's `mute 1` never does.
+            return !rest.hasPrefix("=") && !rest.contains(",")
+        }
+        if word == "setcps" || word == "once" || PatternLanguage.notYetStatements[String(word)] != nil {
+            return !rest.isEmpty && !rest.hasPrefix("=") && !rest.hasPrefix(",")
+        }
         if word == "p" { return rest.first == "\"" || rest.first?.isNumber == true }
         if word.count >= 2, word.first == "d", let n = Int(word.dropFirst()), (1...16).contains(n) {
             return !rest.isEmpty && !rest.hasPrefix("=") && !rest.hasPrefix(",")

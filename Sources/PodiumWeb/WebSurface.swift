@@ -58,6 +58,10 @@ struct WebContext: RequestContext, WebSocketRequestContext {
 /// Hummingbird runs the server on its own event loops (never the audio thread); every action
 /// from a page becomes the `Command` the other surfaces post (`WebClients`).
 public final class WebSurface: @unchecked Sendable {
+    /// The largest WebSocket frame a page may send or be sent: 4 MiB, room for a 1 MB buffer
+    /// as the editor's shared-text update (a browser sends each message as one frame;
+    /// Hummingbird's default, 16 KiB, dropped the connection of a page holding a 20 KB file).
+    public static let maxFrameSize = 4 << 20
     public let options: WebOptions
     let clients: WebClients
     private var task: Task<Void, Error>?
@@ -129,7 +133,8 @@ public final class WebSurface: @unchecked Sendable {
                                           refused: { kind, why in clients.refused(kind, why) })
         let webSocketResponder = router.buildResponder()
         let channel = HTTPServerBuilder { responder in
-            TrustedChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: .init()),
+            TrustedChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                              configuration: .init(maxFrameSize: WebSurface.maxFrameSize)),
                            handler: { WebTrustHandler(rules) })
         }
         let app = Application(router: router, server: channel,

@@ -1,3 +1,4 @@
+import CJack
 import Foundation
 import PodiumAudioFile
 import PodiumEngine
@@ -339,9 +340,23 @@ final class BadInputTests {
         let sent = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(port)", "message", "/podium/score", "s:i1 0 0.3 550"])
         #expect(sent.status == 0)
         Thread.sleep(forTimeInterval: 1.5)
+        let killed = Date()
         kill(p.processIdentifier, SIGSEGV)
         waitForExit(p)
+        let took = Date().timeIntervalSince(killed)
         #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGSEGV)
+        #expect(took < 2, "the process ended \(took) s after the signal")
+        // Its UDP port and its JACK client are free at once: a new podium could take them.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        close(socket)
+        #expect(bound == 0, "the OSC port \(port) is bound again (errno \(errno))")
+        #expect(eventually(2) { CaptureClient.openClient(name: "podguard", server: server.name).map { jack_client_close($0); return true } ?? false },
+                "the JACK client name podguard is free again")
         #expect(eventually(2) { printed().contains("the session is saved") }, "\(printed())")
         #expect(printed().contains("a fatal signal (11) on thread ") && printed().contains("podium:   i 1 0 0.3 550"), "\(printed())")
         let session = try #require(SessionCatalog.list(sessions).first?.directory)

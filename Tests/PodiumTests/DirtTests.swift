@@ -141,11 +141,19 @@ final class DirtTests {
                 _ = try CompileQueueTests.python("osc_client.py", [port, "bundle", when, "/dirt/play", "s:_id_", "s:1", "s:cps", "f:0.5625",
                                                                  "s:cycle", "f:3", "s:nudge", nudge, "s:s", "s:lvl", "s:n", "d:1e19"])
             }
-            #expect(eventually(5) { dirt.stats.datagrams >= 10 }, "\(dirt.summary)")
+            // One event with 1,500 controls the sampler does not take, and one named with a
+            // newline: one line names them (eight and how many more), the newline escaped.
+            var keys: [String] = []
+            for i in 0..<1500 { keys += ["s:k\(i)", "f:1"] }
+            _ = try CompileQueueTests.python("osc_client.py", [port, "message", "/dirt/play", "s:s", "s:lvl", "s:bad\nname", "f:1"] + keys)
+            #expect(eventually(5) { dirt.stats.datagrams >= 11 }, "\(dirt.summary)")
             let driver = try #require(performance.driver)
             let callbacks = driver.stats.callbacks
             #expect(eventually(2) { driver.stats.callbacks > callbacks + 10 }, "the engine plays on")
             #expect(dirt.stats.malformed == 0, "\(dirt.summary)")
+            let unknown = said().filter { $0.contains("has no control") }
+            #expect(unknown.count == 1 && unknown.allSatisfy { $0.contains("and 1493 more") && $0.contains("`bad\\nname`") && !$0.contains("\n") },
+                    "\(unknown.map { $0.prefix(300) })")
         }
     }
 
@@ -186,7 +194,10 @@ final class DirtTests {
             // 128 a cycle for about two cycles, and the samples' three a cycle.
             #expect(p.instrumentNotes >= 200, "\(dirt.summary)")
             #expect(p.sampleNotes >= 5, "\(dirt.summary)")
-            #expect(p.ringFull == 0 && p.refused == 0 && dirt.stats.late == 0, "\(dirt.summary)")
+            // A bundle that came after its timetag is played at once and counted: on two cores
+            // shared by five test processes, ghci's sender or this surface's thread now and then
+            // waits past Tidal's 0.3 s (6 of 270 once); more than one in twenty is Podium's.
+            #expect(p.ringFull == 0 && p.refused == 0 && dirt.stats.late * 20 <= dirt.stats.events, "\(dirt.summary)")
             #expect(dirt.stats.malformed == 0 && dirt.stats.badArguments == 0, "\(dirt.summary)")
             var answered: ProcessResult?
             for _ in 0..<100 where answered == nil { Thread.sleep(forTimeInterval: 0.1); answered = pinger.withLock { $0 } }

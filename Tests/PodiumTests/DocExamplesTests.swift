@@ -18,7 +18,9 @@ struct DocExamplesTests {
         // The README's examples too: the first pattern and the first hot swap.
         let r = try run("/bin/bash", [tutorial.appendingPathComponent("run-examples.sh").path,
                                       DocExamplesTests.root.appendingPathComponent("README.md").path] + chapters,
-                        environment: ["PODIUM": Paths.podium], timeout: 900)
+                        // Two workers, two dummy servers: the JACK suites run in three processes side by
+                        // side (scripts/test), and JACK2 keeps at most 8 servers at a time.
+                        environment: ["PODIUM": Paths.podium, "JOBS": "2"], timeout: 900)
         let lines = r.stdout.split(separator: "\n")
         let passed = lines.filter { $0.hasPrefix("PASS ") }
         for failure in lines.filter({ $0.hasPrefix("FAIL ") }) { Issue.record("\(failure)\n\(r.stdout)") }

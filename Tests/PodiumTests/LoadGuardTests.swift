@@ -44,7 +44,7 @@ extension JackSuites {
 @Suite("The DSP load guard on a real engine", .serialized)
 final class LoadGuardJackTests {
     let server: TestJackServer
-    init() throws { server = try TestJackServer(realtime: true) }
+    init() throws { server = try TestJackServer() }
     deinit { server.stop() }
 
     /// Each note costs a band-limited oscillator and a Moog ladder filter every k-cycle.

@@ -267,7 +267,9 @@ final class OSCTests {
         try driver.makeProducer().event([4, 0, 10])
         let listener = Process()
         listener.executableURL = URL(fileURLWithPath: which("python3") ?? "/usr/bin/python3")
-        listener.arguments = [Paths.fixture("osc_client.py"), "\(osc.port)", "listen", "2.5"]
+        // Until the console line comes (three python clients and a checked compile take their
+        // time on a loaded machine), at most 10 s.
+        listener.arguments = [Paths.fixture("osc_client.py"), "\(osc.port)", "listen", "10", "hello from instr 11"]
         let out = Pipe()
         listener.standardOutput = out
         try listener.run()

@@ -128,6 +128,43 @@ final class PatternJackTests {
         }
     }
 
+    @Test("mute, solo, unmute and unsoloAll silence the slots they should and nothing else, from the next query on; the slots keep their time")
+    func muteAndSolo() throws {
+        try withHeardPatterns(seconds: 9) { driver, loops, capture, problems in
+            let producer = driver.makeProducer()
+            func run(_ text: String) throws -> String { try loops.patterns.run(text, producer: producer, loops: loops) }
+            // d1 on the beats at 0.1, d2 on the off-beats at 0.3: both sound 0.1 and 0.4 (overlapping).
+            _ = try run(#"d1 $ s "lvl*4" # gain 0.1"#)
+            _ = try run(#"d2 $ s "[~ lvl]*4" # gain 0.3"#)
+            var marks: [(frame: Int64, expect: Set<Int>, what: String)] = []
+            func phase(_ text: String?, _ expect: Set<Int>) throws {
+                if let text { print("mute/solo: \(text) → \(try run(text))") }
+                marks.append((driver.frameTime, expect, text ?? "both"))
+                Thread.sleep(forTimeInterval: 1.6)
+            }
+            try phase(nil, [10, 40])
+            try phase("mute 2", [10])
+            try phase("unmute 2", [10, 40])
+            try phase("solo 2", [30])
+            try phase("unsoloAll", [10, 40])
+            _ = loops.patterns.hushAll()
+            capture.stopRecording()
+            #expect(problems().isEmpty, "\(problems())")
+            let samples = capture.samples(0)
+            for (i, mark) in marks.enumerated() {
+                // From 0.5 s after the statement (the 100 ms lookahead already posted, then a slot
+                // that sounds again starts at its next onset, a step of up to 0.25 s) to the next.
+                let end = i + 1 < marks.count ? marks[i + 1].frame : mark.frame + 48000 * 3 / 2
+                guard let a = capture.sampleIndex(ofFrame: mark.frame + 24000), let b = capture.sampleIndex(ofFrame: end) else {
+                    Issue.record("\(mark.what): not recorded")
+                    continue
+                }
+                let levels = Set(samples[a..<b].map { Int(($0 * 100).rounded()) }).subtracting([0])
+                #expect(levels == mark.expect, "\(mark.what): levels ×100 \(levels.sorted()), expected \(mark.expect.sorted())")
+            }
+        }
+    }
+
     @Test("a session with patterns, a setcps and a swap replays to identical samples")
     func replayWithPatterns() throws {
         let root = Paths.temporaryDirectory()
@@ -178,6 +215,10 @@ final class PatternJackTests {
            $ s "2*2" # cutoff 300
         :}
         d4 silence
+        mute 3
+        xfadeIn 1 8 $ s "lvl"
+        let pat = "lvl lvl"
+        @1.2 solo 5
         @1.5 :patterns
         @2.2 hush
         @2.4 :patterns
@@ -197,6 +238,11 @@ final class PatternJackTests {
         #expect(out.contains("d4: stops at cycle"), "\(out)")
         #expect(out.contains("hushed: patterns d1, d5 ended"), "d4 went away at its cycle: \(out)")
         #expect(out.contains("no pattern is playing"), "\(out)")
+        // Tidal's statements are never Csound's: mute and solo act on slots, the others are named.
+        #expect(out.contains("d3: muted (nothing plays in it yet)") && out.contains("d5: soloed; soloed: d5"), "\(out)")
+        #expect(out.contains("d1 (silent: others soloed): "), ":patterns shows what solo silences: \(out)")
+        #expect(out.contains("`xfadeIn`: transitions are not in Podium yet") && out.contains("`let` bindings are not in Podium's language yet"), "\(out)")
+        #expect(!out.contains("error:") && !out.lowercased().contains("syntax error"), "no Csound compile: \(out)")
     }
 
     @Test("patterns saved in NAME.tidal beside the orchestra play with the performance, swap on a save, stop when removed and play again when put back; hush is not run from it")

@@ -1,3 +1,5 @@
+import Glibc
+import PodiumHost
 import Testing
 @testable import PodiumPatterns
 @testable import PodiumSurfaces
@@ -33,6 +35,40 @@ struct PatternPartsTests {
         #expect(try estimate(#"s "bd" # n sine"#) <= 1_000)
     }
 
+    @Test("a pattern whose query walks millions of cycles to make a few events is refused quickly, with its reason; dense sets pass")
+    func queryWork() throws {
+        let language = PatternLanguage()
+        for text in [#"s "beep" # freq (segment 1e7 $ range 200 800 sine)"#, #"s "bd" # n (fast 1e8 $ irand 8)"#,
+                     #"s "bd*2" # pan (segment 5e6 $ rand) # speed (segment 1e7 saw)"#] {
+            let pattern = try language.pattern(text)
+            let cpu = PatternPartsTests.threadCPU()
+            #expect(throws: InputError.self, "\(text)") { try PatternPlayer.checkDensity(pattern) }
+            let spent = PatternPartsTests.threadCPU() - cpu
+            #expect(spent < 3, "\(text): refused after \(spent) s of CPU")
+            do { try PatternPlayer.checkDensity(pattern) } catch { #expect(error.description.contains("steps to work out"), "\(error)") }
+        }
+        for text in [#"s "bd*16 [~ sn]*4" # n (segment 16 $ irand 8) # pan sine"#, #"fast 16 $ s "hh*64" # gain (segment 512 $ range 0.8 1 rand)"#,
+                     #"s "bd*8" # n (segment 8 $ irand 8) # pan (slow 4 $ segment 32 sine)"#,
+                     #"slow 4 $ s "ccstab*128" # n "[1 0 2 3]/12" # begin (segment 128 saw)"#] {
+            let pattern = try language.pattern(text)
+            try PatternPlayer.checkDensity(pattern)
+            let (events, exceeded) = QueryBudget.limited(to: QueryBudget.stepsPerCycle) { pattern.queryArc(0, 1) }
+            #expect(!exceeded && !events.isEmpty, "\(text)")
+        }
+        // A walk stops where its budget ends; outside a limit it is not metered and completes
+        // (`# n` keeps the left's one event, in a fragment for each of the right's 3,000).
+        let walk = try language.pattern(#"s "x" # n (segment 3000 saw)"#)
+        #expect(QueryBudget.limited(to: 1000) { walk.queryArc(0, 1) }.exceeded)
+        #expect(walk.queryArc(0, 1).count == 3000 && walk.queryArc(0, 1).filter(\.hasOnset).count == 1)
+    }
+
+    /// This thread's CPU time in seconds.
+    static func threadCPU() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
     @Test("an event becomes p3 in beats and the declared p-fields, SuperDirt's way for freq and amp")
     func notes() throws {
         let e = try #require(EventLines.onsets(try PatternLanguage(extraControls: ["drive"]).pattern(
@@ -66,6 +102,13 @@ struct PatternPartsTests {
         #expect(d["quiet"] == nil)
         // Redefined without a declaration: the earlier one no longer holds.
         #expect(PatternNotes.declarations(in: [orchestra, "instr bass\nendin"])["bass"] == nil)
+        // A declared default: what an event without the control gets (SuperDirt's synth defaults).
+        let pad = PatternNotes.declarations(in: ["instr pad ; podium: freq amp voice:0.5 p8=semitone:12"])["pad"]
+        #expect(pad == ["freq", "amp", "voice:0.5", "", "semitone:12"], "\(pad ?? [])")
+        var fields: [Double] = []
+        let unused = PatternNotes.fields(["n": .double(0), "voice": .double(0.25), "cutoff": .double(3)], length: 1, cycle: 0, delta: 1, cps: 1,
+                                         layout: pad ?? [], into: &fields)
+        #expect(fields.count == 7 && fields[4] == 0.25 && fields[5] == 0 && fields[6] == 12 && unused == ["cutoff"], "\(fields) \(unused)")
         #expect(PatternNotes.sound(.string("bd:3"))! == ("bd", 3))
         #expect(PatternNotes.sound(.string("bass"))! == ("bass", 0))
         #expect(PatternNotes.sound(nil) == nil)
@@ -96,6 +139,35 @@ struct PatternPartsTests {
         #expect(!PatternPlayer.isSilence("d1 $ s \"silence\"") && !PatternPlayer.isSilence("d1 $ fast 2 silence"))
     }
 
+    @Test("mute, solo and their undoing name a slot by Tidal's number or by name; a Tidal statement Podium does not carry out yet is refused by name, at its column")
+    func slotStatements() throws {
+        let language = PatternLanguage()
+        func slot(_ text: String) throws -> String {
+            switch try language.statement(text) {
+            case let .mute(s): return "mute " + s
+            case let .unmute(s): return "unmute " + s
+            case let .solo(s): return "solo " + s
+            case let .unsolo(s): return "unsolo " + s
+            case .unmuteAll: return "unmuteAll"
+            case .unsoloAll: return "unsoloAll"
+            default: return "other"
+            }
+        }
+        let said = try ["mute 1", "unmute 16", #"solo "drums""#, "unsolo $ 3", "unmuteAll", "unsoloAll"].map(slot)
+        #expect(said == ["mute d1", "unmute d16", "solo drums", "unsolo d3", "unmuteAll", "unsoloAll"])
+        for (text, column, words) in [("mute 17", 6, "from 1 to 16"), ("solo x", 6, "takes a slot"), ("mute", 1, "needs a slot"),
+                                      ("unmuteAll 1", 1, "takes nothing"),
+                                      ("xfadeIn 1 8 $ s \"bd*4\"", 1, "transitions are not in Podium yet"),
+                                      ("  jumpIn' 1 2 $ s \"bd\"", 3, "transitions"), ("let pat = \"bd sn\"", 1, "`let` bindings")] {
+            do {
+                _ = try language.statement(text)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.column == column && error.message.contains(words), "\(text): \(error.column) \(error.message)")
+            }
+        }
+    }
+
     @Test("the REPL knows a pattern statement from Csound code and score")
     func replSeesPatterns() {
         for line in [#"d1 $ s "bd""#, "d16 silence", "hush", "setcps 0.5", #"p "x" $ s "bd""#, "once $ s \"bd\""] {
@@ -103,6 +175,17 @@ struct PatternPartsTests {
         }
         for line in ["d1 = 3", "d17 $ x", "i1 0 1", "kx = 3", "hushed", "setcps", "gkd1 init 0"] {
             #expect(!ReplInterpreter.isPatternStatement(line), "\(line)")
+        }
+        // Tidal's other statements are the pattern language's too, never Csound's (`mute 1` is
+        // also Csound's mute opcode, which muted the orchestra's instrument 1).
+        for line in ["mute 1", "unmute 1", "solo \"drums\"", "unsolo 2", "unmuteAll", "unsoloAll", "xfadeIn 1 8 $ s \"bd*4\"",
+                     "jumpIn' 2 4 $ s \"hh*8\"", "let pat = \"bd sn\"", "do d1 $ s \"bd\"", "clutch 3 $ s \"cp\"", "only $ d1 $ s \"bd\"", "solo"] {
+            #expect(ReplInterpreter.isPatternStatement(line), "\(line)")
+            var repl = ReplInterpreter()
+            #expect(repl.feed(line) == .pattern(line, firstLine: 1), "\(line)")
+        }
+        for line in ["mute \"lead\", 0", "mute 2, 1", "mute = 1"] {
+            #expect(!ReplInterpreter.isPatternStatement(line), "\(line): Csound's")
         }
         var repl = ReplInterpreter()
         #expect(repl.feed(":{") == .incomplete)

@@ -3,6 +3,7 @@ import PodiumAudioFile
 import PodiumEngine
 import PodiumHost
 import PodiumOSC
+import PodiumPatterns
 import PodiumProbe
 import PodiumRealtime
 import PodiumSamples
@@ -55,9 +56,9 @@ final class SampleJackTests {
 
     /// A driver at 240 BPM with the sampler, the loops' scheduler with the test bank (and the
     /// default kits), and a capture client on `podium:out_1`.
-    func withSamples(seconds: Double, banks: [String]? = nil, budget: Int = SampleStore.defaultBudget, seed: UInt32? = nil,
+    func withSamples(seconds: Double, banks: [String]? = nil, budget: Int = SampleStore.defaultBudget, seed: UInt32? = nil, ksmps: Int = 64,
                      _ body: (JackDriver, LiveLoops, SampleStore, CaptureClient, () -> [String]) throws -> Void) throws {
-        var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        var jack = JackOptions(serverName: server.name, connect: false, ksmps: ksmps)
         jack.tempo = 240
         var options = EngineOptions(seed: seed)
         options.sampler = true
@@ -148,7 +149,9 @@ final class SampleJackTests {
             #expect(store.waitIdle(timeout: 20))
             let xrunsBefore = driver.stats.xruns
             _ = try loops.patterns.run("d1 $ s \"lvl*4 [~ lvl:1]\" # legato 0.5", producer: producer, loops: loops)
-            Thread.sleep(forTimeInterval: 2.2)
+            // Two bars and a half: lvl:1 (beat 3.5 of each 1 s bar) sounds at least twice from
+            // wherever in the bar the pattern starts.
+            Thread.sleep(forTimeInterval: 2.7)
             _ = loops.patterns.hushAll()
             Thread.sleep(forTimeInterval: 0.2)
             let clock = driver.clock
@@ -201,6 +204,45 @@ final class SampleJackTests {
             if let n = normal.first, let f = fast.first {
                 #expect(abs(Double(f.length) / Double(n.length) - 0.5) < 0.05, "speed 2 plays it in half the time: \(heard)")
             }
+            #expect(problems().isEmpty, "\(problems())")
+        }
+    }
+
+    @Test("sampler notes of 2 to 7 ms, sliced by begin and end, late in a 256-frame k-cycle (striate's notes from --dirt crashed Csound 6.18): each sounds from its frame, and the engine plays on")
+    func shortSlices() throws {
+        try withSamples(seconds: 4, ksmps: 256) { driver, loops, store, capture, problems in
+            _ = store.lookup("lvl", index: 0)
+            #expect(store.waitIdle(timeout: 20))
+            guard case let (.ready(loaded), _) = store.lookup("lvl", index: 0), let p1 = driver.samplerInstrument else {
+                Issue.record("the sample or the sampler is missing")
+                return
+            }
+            let producer = driver.makeProducer()
+            let first = driver.frameTime + 9600
+            let aligned = first - first % 256
+            // 40 notes 2400 frames apart, at offsets 130…250 of their k-cycle, slices of 2 to 7 ms
+            // (a 0.1 s file: begin … begin + 0.02 … 0.07), as `striate` and `chop` make them.
+            var frames: [Int64] = [], fields: [Double] = []
+            for i in 0..<40 {
+                let begin = Double(i % 10) * 0.09, width = 0.02 + Double(i % 6) * 0.01
+                let controls: ControlMap = ["s": .string("lvl"), "begin": .double(begin), "end": .double(min(begin + width, 1))]
+                _ = SampleNotes.fields(controls, sample: (loaded.tables, loaded.frames, loaded.sampleRate, loaded.id), delta: 0.25, cps: 1, into: &fields)
+                #expect(fields[1] >= 0.0019 && fields[1] <= 0.0071, "p3 \(fields[1])")
+                let frame = aligned + Int64(i) * 2400 + 130 + Int64(i * 3 % 121)
+                frames.append(frame)
+                try fields.withUnsafeBufferPointer { _ = try producer.event(p1: p1, $0, frame: frame) }
+            }
+            Thread.sleep(forTimeInterval: 2.5)
+            capture.stopRecording()
+            #expect(driver.isConnected && driver.stats.cycles > 0, "the engine plays on: \(driver.stats)")
+            let s = capture.samples(0)
+            let heard = SampleJackTests.starts(s, gap: 200).map { capture.frame(ofSample: $0) }
+            let xruns = driver.stats.xruns
+            #expect(heard.count == 40 || xruns > 0, "\(heard.count) of 40 notes heard (xruns \(xruns))")
+            // A slice that does not begin at the file's start fades in (SuperDirt's dirt_gate), so
+            // it crosses the threshold a few frames after its first.
+            let off = heard.filter { h in !frames.contains { h - $0 >= 0 && h - $0 < 64 } }
+            #expect(off.isEmpty || xruns > 0, "not within 64 frames after a note's frame: \(off)")
             #expect(problems().isEmpty, "\(problems())")
         }
     }

@@ -11,7 +11,9 @@
   osc_client.py [--bind IP] PORT seq SECONDS ADDRESS ARG... -- ADDRESS ARG...
                                                                   send the messages back to back from one socket, print
                                                                   every reply that arrives within SECONDS
-  osc_client.py [--bind IP] PORT listen SECONDS                   subscribe, print what arrives
+  osc_client.py [--bind IP] PORT listen SECONDS [UNTIL]           subscribe, print what arrives (until a
+                                                                  line holds UNTIL and a second went by,
+                                                                  at most SECONDS)
   osc_client.py [--bind IP] PORT stream COUNT HZ SECONDS ADDRESS ARG...
                                                                   subscribe, send COUNT messages at HZ (a controller
                                                                   streaming), print what arrives until SECONDS after
@@ -47,15 +49,22 @@ def message(address, args):
     return b.build()
 
 
-def subscribed(sock, target, seconds, count=0, hz=1.0, data=None):
+def subscribed(sock, target, seconds, count=0, hz=1.0, data=None, until=None):
     """Subscribes, sends `data` COUNT times at HZ, prints what arrives until SECONDS after the
     last send (times: absolute when only listening, else from the first send), unsubscribes."""
     sock.settimeout(0.01)
     sock.sendto(message("/podium/subscribe", []).dgram, target)
     start, sent = time.time(), 0
     origin = start if count else 0.0
+    seen, heard, asked = False, False, start
     while True:
         now = time.time()
+        if seen and now > start + 1: break  # UNTIL came (and a second of feedback at least)
+        # Until something comes, the subscription is sent again every 0.25 s: a performance
+        # started beside this client may not have bound its port yet.
+        if not heard and now > asked + 0.25:
+            sock.sendto(message("/podium/subscribe", []).dgram, target)
+            asked = now
         if sent < count and now >= start + sent / hz:
             sock.sendto(data, target)
             sent += 1
@@ -64,8 +73,11 @@ def subscribed(sock, target, seconds, count=0, hz=1.0, data=None):
             got, _ = sock.recvfrom(65536)
         except socket.timeout:
             continue
+        heard = True
         m = OscMessage(got)
-        print(f"{time.time() - origin:.4f}", m.address, *m.params, flush=True)
+        line = " ".join(str(v) for v in (f"{time.time() - origin:.4f}", m.address, *m.params))
+        print(line, flush=True)
+        seen = seen or (until is not None and until in line)
     sock.sendto(message("/podium/unsubscribe", []).dgram, target)
 
 
@@ -111,7 +123,7 @@ def run(argv):
             sock.sendto(d, target)
             if i % 500 == 499: time.sleep(0.002)  # paced: stay within the socket buffer
     elif mode == "listen":
-        subscribed(sock, target, float(rest[0]))
+        subscribed(sock, target, float(rest[0]), until=rest[1] if len(rest) > 1 else None)
     elif mode == "stream":
         count, hz, seconds = int(rest[0]), float(rest[1]), float(rest[2])
         subscribed(sock, target, seconds, count, hz, message(rest[3], rest[4:]).dgram)

@@ -5,6 +5,9 @@
                                        out-of-range and non-finite values, binary frames, huge
                                        strings; prints "sent N replies M"
   web_fuzz.py WS_URL deaf SECONDS      a client that never reads while it sends valid sets
+  web_fuzz.py WS_URL big BYTES         one message of BYTES (an unknown type padded to size), then
+                                       a probe: prints "big BYTES answered" when the connection
+                                       stayed open and both were answered
 """
 import json, random, sys, time
 import websocket
@@ -37,6 +40,19 @@ def main():
             n += 1
             time.sleep(0.002)
         print(f"sent {n}")
+        return
+    if sys.argv[2] == "big":
+        size = int(sys.argv[3])
+        ws = websocket.create_connection(url, timeout=10)
+        ws.recv()  # hello
+        ws.send(json.dumps({"type": "big", "padding": "x" * size}))
+        ws.send(json.dumps({"type": "probe-after-big"}))
+        answered = 0
+        while answered < 2:
+            r = json.loads(ws.recv())
+            if r.get("type") == "error" and ("big" in r.get("message", "") or "probe-after-big" in r.get("message", "")):
+                answered += 1
+        print(f"big {size} answered")
         return
     count, seed = int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
