@@ -92,6 +92,9 @@ public final class Performance: @unchecked Sendable {
         stopSignal.signal()
     }
 
+    /// How long the teardown may take before the process ends anyway (`StopWatchdog`).
+    static let stopSeconds = 20.0
+
     /// SIGINT and SIGTERM end the performance (Ctrl-C at the REPL only clears the line).
     // Thread: NRT (owner), after start
     public func handleSignals() {
@@ -115,6 +118,11 @@ public final class Performance: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        // A stop that hangs still ends the process: the session's journal is written as the
+        // performance goes, and a performer must be able to start again at once.
+        let watchdog = StopWatchdog(seconds: Performance.stopSeconds)
+        defer { watchdog.finished() }
+        watchdog.phase("the surfaces")
         // First: no controller should find a surface that is about to close.
         advertiser?.stop()
         advertiser = nil
@@ -127,8 +135,11 @@ public final class Performance: @unchecked Sendable {
         samples?.stop()
         loops?.stopScheduler()
         let recorded = recording?.recordingDirectory
+        watchdog.phase("the recording")
         if let summary = recording?.stopRecording() { say("podium: \(summary)") }
+        watchdog.phase("the stage page")
         web?.stop()
+        watchdog.phase("the JACK client and Csound")
         if let driver, driverStarted {
             let stats = driver.stats  // while the client is open: JACK's DSP load is read from it
             driver.stop()
@@ -138,9 +149,11 @@ public final class Performance: @unchecked Sendable {
         }
         // After the driver stopped: the journal's last sync line is the performance's end. The
         // console's last lines (the driver's final drain) reach console.log before it closes.
-        if recording != nil, case let late = router.flush(), late > 0 {
-            say("podium: console.log misses the console's last \(late) lines (the console thread did not deliver them within 30 s)")
+        watchdog.phase("the console's last lines")
+        if recording != nil, case let late = router.flush(timeout: 10), late > 0 {
+            say("podium: console.log misses the console's last \(late) lines (the console thread did not deliver them within 10 s)")
         }
+        watchdog.phase("the session")
         if let summary = recording?.finish() { say("podium: \(summary)") }
         if started, let osc { say("podium: osc: \(osc.stats.summary)") }
         if started, let web {
@@ -151,6 +164,7 @@ public final class Performance: @unchecked Sendable {
         if started, let dirt { say("podium: dirt: \(dirt.summary)") }
         // Last, so that a newcomer sees it: the file to listen to.
         if started, recordForListening, let recorded { say("podium: " + ListenLine.describe(audio: recorded + "/audio.wav")) }
+        watchdog.phase("the console and the embedded server")
         router.stop()
         embedded?.stop()
         for src in signalSources { src.cancel() }
