@@ -118,8 +118,9 @@ final class FuzzTests {
         // The fuzz's orchestra code is compiled in order: the sender's messages wait behind each
         // compile, SurfaceLane.capacity at most, and the rest are dropped and counted. On a loaded
         // machine a compile takes longer and more are dropped (applied notes of the same seeded
-        // fuzz: 124–187 alone, 55–84 beside stress-ng --cpu 2, with up to 3611 messages dropped).
-        #expect((kinds["event"] ?? 0) > 20 && (kinds["set"] ?? 0) > 300,
+        // fuzz: 124–187 alone, 55–84 beside stress-ng --cpu 2, with up to 3611 messages dropped;
+        // beside three other test processes 23 notes and 284 sets, 11,978 dropped).
+        #expect((kinds["event"] ?? 0) > 20 && (kinds["set"] ?? 0) > 100,
                 "valid input among the fuzz is applied: \(kinds), OSC \(s.summary)")
         #expect(driver.stats.silencedCycles == 0 || notices.lines.contains { $0.contains("NaN or an infinite sample") })
 
