@@ -214,7 +214,7 @@ final class PatternJackTests {
         d5 $ every 2 (fast 2)
            $ s "2*2" # cutoff 300
         :}
-        d4 silence
+        @0.6 d4 silence
         mute 3
         xfadeIn 1 8 $ s "lvl"
         let pat = "lvl lvl"
