@@ -159,7 +159,7 @@ public final class DirtSurface: @unchecked Sendable {
                 local.late += 1
                 notice("late", String(format: "a SuperDirt bundle came %.3f s late: played at once (Tidal's latency, oLatency, may be too small)", -ahead))
             } else {
-                frame = clock.frame(ntp: t, now: LoParser.ntpNow, jack: driver) ?? 0
+                frame = clock.frame(ntp: t, jack: driver) ?? 0
                 if followsClock, frame > 0 { follow(controls, frame: frame) }
             }
         } else {

@@ -201,7 +201,7 @@ public final class OSCSurface: @unchecked Sendable {
                 notice("late", String(format: "late %.3f s: %@ from %@ runs now", -ahead, m.address, source.description))
                 reply(to: source, "/podium/late", [.string(m.address), .float(-ahead)])
             } else {
-                frame = clock.frame(ntp: t, now: LoParser.ntpNow, jack: driver) ?? 0
+                frame = clock.frame(ntp: t, jack: driver) ?? 0
             }
         }
         let a = m.address

@@ -1,3 +1,4 @@
+import CThreads
 import Foundation
 import PodiumEngine
 import PodiumHost
@@ -22,7 +23,7 @@ import Synchronization
 /// the iteration it is in. Instruments are looked up at every iteration, so a loop survives a
 /// hot reload of what it plays. Every note is journaled as the audio thread applies it.
 ///
-/// The thread ticks every 5 ms; `lookahead` is 100 ms. Definitions are parsed and checked when
+/// The thread ticks every 5 ms at SCHED_FIFO 1 where allowed; `lookahead` is 100 ms. Definitions are parsed and checked when
 /// typed, sent or saved in `NAME.loops`. The same tick drives the pattern slots
 /// (`patterns`, PatternPlayer.swift). A hush a surface posts ends loops and patterns at once and
 /// is counted (`hushPosted`), so that when the supervisor sees the audio thread apply it, it ends
@@ -286,6 +287,10 @@ public final class LiveLoops: @unchecked Sendable {
     public func start() {
         guard running.withLock({ r in defer { r = true }; return !r }) else { return }
         let thread = Thread { [self] in
+            // SCHED_FIFO 1 where the process may, as sclang's clocks run on Linux: above every
+            // ordinary thread (a browser, a build), below JACK's. Starved for more than the
+            // lookahead, the scheduler would post notes late or skip them.
+            _ = podium_fifo_begin()
             while running.withLock({ $0 }) {
                 tick()
                 usleep(5_000)

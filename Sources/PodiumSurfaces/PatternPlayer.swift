@@ -42,8 +42,9 @@ public final class PatternPlayer: @unchecked Sendable {
         var line = 1
         var pendingLine = 1
         var events = 0
-        /// Which definition `pattern` is (a problem is said once per definition).
+        /// Which definition `pattern` is (a problem is said once per definition), and `pending`.
         var version = 0
+        var pendingVersion = 0
     }
 
     let driver: JackDriver
@@ -61,6 +62,10 @@ public final class PatternPlayer: @unchecked Sendable {
     /// 256 kept), each as the definition's version and the message.
     var reported: Set<String> = []
     var cpuSeconds = 0.0
+    /// Times the scheduler found the music past what it had posted (its thread was not run for
+    /// longer than the lookahead): the notes in between were skipped. Said at most every 10 s.
+    var stallCount = 0
+    var stallSaidAt: Date?
     /// Definitions so far: each gets the next number as its `version`.
     var versions = 0
     public var onProblem: (@Sendable (String) -> Void)?
@@ -90,6 +95,8 @@ public final class PatternPlayer: @unchecked Sendable {
 
     /// CPU time the scheduler's thread spent in pattern ticks (queries and posting), seconds.
     public var schedulerCPUSeconds: Double { lock.withLock { cpuSeconds } }
+    /// Stalls of the scheduler longer than the lookahead (notes skipped), since the start.
+    public var stalls: Int { lock.withLock { stallCount } }
     /// The least music a query covers (see `tick`).
     public static let chunkSeconds = 0.02
     /// Events one tick may post (at least 20 ms of music): the audio thread's schedule holds
@@ -128,7 +135,9 @@ public final class PatternPlayer: @unchecked Sendable {
         case let .play(slot, pattern):
             try PatternPlayer.checkDensity(pattern)
             let ends = PatternPlayer.isSilence(text)
-            return (try define(slot: slot, pattern: pattern, text: text, source: source, line: line, endsAtSwap: ends), slot)
+            let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, endsAtSwap: ends)
+            guard !ends else { return (said, slot) }
+            return (answer(said, slot: slot, pattern: pattern), slot)
         case .hush:
             guard let producer else { throw InputError("hush is not run from a patterns file (the file is read again on every save): type it") }
             return (try Hush.perform(producer: producer, loops: loops), nil)
@@ -210,6 +219,8 @@ public final class PatternPlayer: @unchecked Sendable {
             }
             s.pending = pattern
             s.pendingLine = line
+            versions += 1
+            s.pendingVersion = versions
             s.swapAt = nextBoundary
             s.endsAtSwap = endsAtSwap
             s.text = text

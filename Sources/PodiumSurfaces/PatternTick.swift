@@ -95,9 +95,19 @@ extension PatternPlayer {
     /// query yet (nothing plays, or less than `chunkSeconds` of music since the last query).
     // Thread: podium-loops
     func plan(now: Time, horizon: Time, relocated: Bool, tempo: Double, quantum: Double) -> Plan? {
-        lock.withLock { () -> Plan? in
+        var stall: String?
+        defer { if let stall { onProblem?(stall) } }
+        return lock.withLock { () -> Plan? in
             guard !slots.isEmpty || !onces.isEmpty else { postedUntil = nil; return nil }
             var from = postedUntil ?? horizon
+            if !relocated, from < now {
+                stallCount += 1
+                if stallSaidAt.map({ Date().timeIntervalSince($0) >= 10 }) ?? true {
+                    stallSaidAt = Date()
+                    let ms = Int(((now - from).double * quantum * 60 / max(tempo, 1e-9) * 1000).rounded())
+                    stall = "patterns: the scheduler was not run for \(ms) ms (the machine was busy): the notes in between were skipped (\(stallCount) such stall\(stallCount == 1 ? "" : "s") so far)"
+                }
+            }
             if relocated || from < now {
                 from = horizon
                 // A swap waiting in the old timeline takes over from here.
@@ -118,8 +128,7 @@ extension PatternPlayer {
                         slots[name] = nil
                         continue
                     }
-                    versions += 1
-                    slot.version = versions
+                    slot.version = slot.pendingVersion
                     slot.line = slot.pendingLine
                     plan.arcs.append((name, slot.version, pending, max(from, slot.swapAt), horizon, slot.line, slot.source))
                     slot.pattern = pending

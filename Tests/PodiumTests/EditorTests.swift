@@ -61,6 +61,17 @@ final class EditorTests {
         out.split(separator: "\n").first { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
     }
 
+    @Test("a pattern of sounds nothing has answers silent on the page, not playing; a control no instrument takes is named there")
+    func silentSaid() throws {
+        try perform { performance, web, capture, dir, said in
+            let out = try page(web.editorURL, ["play", "d6 $ s \"superpianox*2\" # n \"0 7\"", "0.5"])
+            #expect(out.contains("evaluated ok d6: silent — no instrument \"superpianox\" in the orchestra"), "\(out)")
+            #expect(out.contains("note d6: silent — no instrument \"superpianox\""), "the page shows it: \(out)")
+            let part = try page(web.editorURL, ["play", "d1 $ s \"bd*2\" # vowel \"a\"", "0.5"])
+            #expect(part.contains("evaluated ok d1: playing — instrument bd has no parameter `vowel`"), "\(part)")
+        }
+    }
+
     @Test("a pattern typed in the editor and run with Ctrl-Enter is heard; each step lights up on the frame the audio thread started its note on")
     func typeAndHear() throws {
         try perform { performance, web, capture, dir, said in

@@ -1,5 +1,7 @@
 import Glibc
+import PodiumEngine
 import PodiumHost
+import Synchronization
 import Testing
 @testable import PodiumPatterns
 @testable import PodiumSurfaces
@@ -192,5 +194,35 @@ struct PatternPartsTests {
         #expect(repl.feed(#"d1 $ s "bd""#) == .incomplete)
         #expect(repl.feed("  # n 3") == .incomplete)
         #expect(repl.feed(":}") == .pattern("d1 $ s \"bd\"\n  # n 3", firstLine: 2))
+    }
+}
+
+/// The scheduler's stall: a tick that finds the music past what it posted.
+@Suite("pattern scheduler stalls")
+struct PatternStallTests {
+    @Test("a scheduler not run for longer than the lookahead skips to the horizon and says how long it stalled, once in 10 s, counting every stall")
+    func stallSaid() throws {
+        let driver = JackDriver(source: .text(orchestra: "instr 1\nendin", score: nil, name: "stall.orc"), options: EngineOptions(), jack: JackOptions(serverName: "unused"))
+        let player = PatternPlayer(driver: driver)
+        let said = Mutex<[String]>([])
+        player.onProblem = { p in said.withLock { $0.append(p) } }
+        player.slots["d1"] = PatternPlayer.Slot(pattern: Pattern<ControlMap>.pure(["s": .string("bd")]), text: "s \"bd\"")
+        // At 120 BPM, 4 beats a cycle: a cycle is 2 s. A new slot posts from the first horizon.
+        #expect(player.plan(now: Time(0), horizon: Time(1, 20), relocated: false, tempo: 120, quantum: 4) == nil)
+        #expect(try #require(player.plan(now: Time(1, 40), horizon: Time(1, 10), relocated: false, tempo: 120, quantum: 4)).from == Time(1, 20))
+        #expect(player.stalls == 0)
+        // The next tick comes 0.2 cycles (400 ms) later: posted until 0.1, now 0.3.
+        _ = player.plan(now: Time(3, 10), horizon: Time(7, 20), relocated: false, tempo: 120, quantum: 4)
+        #expect(player.stalls == 1)
+        // Posting starts again at that horizon: the span in between was skipped.
+        #expect(try #require(player.plan(now: Time(13, 40), horizon: Time(2, 5), relocated: false, tempo: 120, quantum: 4)).from == Time(7, 20))
+        // A second stall within 10 s is counted, not said again.
+        _ = player.plan(now: Time(1), horizon: Time(21, 20), relocated: false, tempo: 120, quantum: 4)
+        #expect(player.stalls == 2)
+        let messages = said.withLock { $0 }
+        #expect(messages.count == 1 && messages[0].contains("not run for 400 ms") && messages[0].contains("skipped (1 such stall so far)"), "\(messages)")
+        // A relocation is not a stall.
+        _ = player.plan(now: Time(0), horizon: Time(1, 20), relocated: true, tempo: 120, quantum: 4)
+        #expect(player.stalls == 2)
     }
 }

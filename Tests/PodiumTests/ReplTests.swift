@@ -102,7 +102,7 @@ final class ReplTests {
         #expect(eventually(3) { (try? capture.connect(from: "podrepl:out_1", channel: 0)) != nil })
 
         try keys("instr 1", "Enter", " a1 oscili 0.3, chnget:k(\"freq\")", "Enter", " outs a1, a1", "Enter", "endin", "Enter")
-        #expect(try screen().contains("compiled instr 1"))
+        #expect(eventually(5) { ((try? screen()) ?? "").contains("compiled instr 1") }, "\((try? screen()) ?? "")")
         capture.start()
         try keys("i1 0 60", "Enter")
         // A broken redefinition: the error with its line; the sine goes on.

@@ -5,7 +5,7 @@ chromedriver, Selenium), as performers use it. One scenario per run; one line pe
   editor_page.py URL SCENARIO [ARG...]
     play TEXT SECONDS [SHOT]   patterns tab: the buffer set to TEXT (the Yjs path, as typing), the
                                cursor on line 1, Ctrl-Enter pressed; prints "evaluated ok|fail ERRORS",
-                               then after SECONDS "lit N FRAME…" (the steps the page lit, with the
+                               "note TEXT" (the answer as the page shows it), then after SECONDS "lit N FRAME…" (the steps the page lit, with the
                                frames the audio thread started them on) and "marks N" (lit marks seen)
     orchestra TEXT LINE SHOT   orchestra tab: TEXT appended after the buffer, the cursor on its line
                                LINE (1-based in the buffer), Ctrl-Enter; prints "evaluated …", then
@@ -111,6 +111,8 @@ def main():
         p.cursor("patterns", 0)
         p.chord(Keys.CONTROL, Keys.ENTER)
         print(describe(p.last_result(0)), flush=True)
+        # What the page itself shows of the answer (the note under the buffers).
+        print("note", p.js("return document.getElementById('evalNote').textContent"), flush=True)
         # Count the lit marks the page draws while it plays.
         p.js("""window.__marks = 0; const cm = podiumEditor.buffers.patterns.cm;
                 setInterval(() => { if (cm.getAllMarks().some(m => m.className === 'cm-lit')) window.__marks++ }, 20)""")
