@@ -77,4 +77,5 @@ extension Builtins {
     /// that act on slots): a line that begins with one is the pattern language's, never Csound's.
     static let statementWords = ["hush", "once", "setcps", "p"] + (1...16).map { "d\($0)" }
         + PatternLanguage.slotWords + ["unmuteAll", "unsoloAll"] + PatternLanguage.notYetStatements.keys.sorted()
+        + PatternLanguage.transitionArguments.keys.sorted()
 }

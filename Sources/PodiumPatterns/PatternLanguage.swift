@@ -13,6 +13,9 @@ public enum PatternStatement: Sendable {
     case mute(String), unmute(String), solo(String), unsolo(String)
     /// `unmuteAll`, `unsoloAll`
     case unmuteAll, unsoloAll
+    /// `xfadeIn 1 8 $ …`, `jumpIn' 2 1 $ …`, `clutch "drums" $ …`: the slot's new pattern takes
+    /// over from its last as the transition says (`Transitions.swift`).
+    case transition(slot: String, Transition, pattern: Pattern<ControlMap>)
 }
 
 /// Tidal's own spelling (a Haskell subset) evaluated into patterns: `d1 $ every 3 (fast 2) $
@@ -83,6 +86,13 @@ public struct PatternLanguage: Sendable {
             case "solo": return .solo(slot)
             default: return .unsolo(slot)
             }
+        case let .apply(.name(n, _), args, _) where Self.transitionArguments[n] != nil:
+            guard let b = body else { throw need(n) }
+            let (slot, transition) = try Self.transition(n, args, ev, at: headPos)
+            return .transition(slot: slot, transition, pattern: try controlPattern(b, ev))
+        case let .name(n, _) where Self.transitionArguments[n] != nil:
+            throw PatternError("`\(n)` needs a slot\(Self.transitionArguments[n]! == 0 ? "" : " and a number of cycles"): `\(n) 1\(Self.transitionArguments[n]! == 0 ? "" : " 4") $ s \"bd*4\"`",
+                               column: headPos.column, line: headPos.line)
         case let .name(n, _) where n == "once":
             guard let b = body else { throw need("once") }
             return .once(try controlPattern(b, ev))

@@ -11,9 +11,8 @@ extension PatternLanguage {
     public static let notYetStatements: [String: String] = {
         var m: [String: String] = [:]
         let swap = "a slot typed again swaps at the next cycle: `d1 $ …`"
-        for t in ["xfade", "xfadeIn", "clutch", "clutchIn", "jump", "jumpIn", "jumpIn'", "jumpMod", "interpolate",
-                  "interpolateIn", "anticipate", "anticipateIn", "wash", "wait", "waitT", "mortal", "histpan", "transition"] {
-            m[t] = "transitions are not in Podium yet; " + swap
+        for t in ["anticipate", "anticipateIn", "wash", "waitT", "mortal", "histpan", "transition", "jumpMod'"] {
+            m[t] = "this transition is not in Podium yet (xfade, xfadeIn, clutch, clutchIn, jump, jumpIn, jumpIn', jumpMod, interpolate, interpolateIn and wait are); " + swap
         }
         m["let"] = "`let` bindings are not in Podium's language yet: write the pattern in place"
         m["do"] = "`do` blocks are not in Podium's language yet: type each statement on its own line"
@@ -36,6 +35,53 @@ extension PatternLanguage {
             let p = e.position
             throw PatternError("`\(word)` takes a slot: a number from 1 to 16 (`\(word) 1` is d1's) or a name in quotes (`\(word) \"drums\"`)",
                                column: p.column, line: p.line)
+        }
+    }
+
+    /// The transitions Podium carries out (Tidal's `BootTidal.hs` statements over
+    /// `Sound.Tidal.Transition`), each with how many numbers follow its slot: `xfade 1 $ …`,
+    /// `xfadeIn 1 8 $ …`.
+    public static let transitionArguments: [String: Int] = [
+        "xfade": 0, "xfadeIn": 1, "clutch": 0, "clutchIn": 1, "jump": 0, "jumpIn": 1, "jumpIn'": 1,
+        "jumpMod": 1, "interpolate": 0, "interpolateIn": 1, "wait": 1,
+    ]
+
+    /// The slot and the transition of `xfadeIn 1 8` (the statement's head, before `$`).
+    // Thread: any
+    static func transition(_ word: String, _ args: [Expression], _ ev: ExpressionEvaluator, at head: SourcePosition) throws(PatternError) -> (String, Transition) {
+        let count = transitionArguments[word] ?? 0
+        guard args.count == count + 1 else {
+            throw PatternError("`\(word)` takes a slot\(count == 0 ? "" : " and a number of cycles") (`\(word) 1\(count == 0 ? "" : " 4") $ s \"bd*4\"`), not \(args.count) argument\(args.count == 1 ? "" : "s")",
+                               column: head.column, line: head.line)
+        }
+        let slot = try slotArgument(args[0], word: word)
+        var cycles = Time(0)
+        if count == 1 {
+            let p = args[1].position
+            guard case let .poly(pp) = try ev.evaluate(args[1]), let x = pp.number, x.value >= .zero, x.value <= Time(10_000) else {
+                throw PatternError("`\(word)` needs a number of cycles from 0 to 10000 after its slot", column: p.column, line: p.line)
+            }
+            cycles = x.value
+            if ["jumpIn", "jumpIn'", "jumpMod"].contains(word), cycles != cycles.sam {
+                throw PatternError("`\(word)` needs a whole number of cycles", column: p.column, line: p.line)
+            }
+            if ["xfadeIn", "clutchIn", "interpolateIn"].contains(word), cycles == .zero {
+                throw PatternError("`\(word)` needs more than 0 cycles (`jump` switches at once)", column: p.column, line: p.line)
+            }
+        }
+        let whole = Int(cycles.floorInt)
+        switch word {
+        case "xfade": return (slot, .xfadeIn(Time(4)))
+        case "xfadeIn": return (slot, .xfadeIn(cycles))
+        case "clutch": return (slot, .clutchIn(Time(2)))
+        case "clutchIn": return (slot, .clutchIn(cycles))
+        case "jump": return (slot, .jumpIn(0))
+        case "jumpIn": return (slot, .jumpIn(whole))
+        case "jumpIn'": return (slot, .jumpIn_(whole))
+        case "jumpMod": return (slot, .jumpMod(max(whole, 1)))
+        case "interpolate": return (slot, .interpolateIn(Time(4)))
+        case "interpolateIn": return (slot, .interpolateIn(cycles))
+        default: return (slot, .wait(cycles))
         }
     }
 }

@@ -65,20 +65,27 @@ extension PatternPlayer {
 }
 
 extension PatternPlayer {
+    /// A version for a definition about to be made, and its audit: made before the slot takes
+    /// it, so that the scheduler, posting its first notes, finds its problems already said.
+    // Thread: any
+    func audited(_ pattern: Pattern<ControlMap>, slot: String) -> (version: Int, audit: (problems: [String], silent: Bool)) {
+        let quantum = max(driver.clock.quantum, 1e-9)
+        let now = Time(driver.beatNow / quantum)
+        let (version, from) = lock.withLock { () -> (Int, Time) in
+            versions += 1
+            return (versions, slots[slot] == nil ? now.sam : max(nextBoundary, now.sam))
+        }
+        return (version, audit(pattern, slot: slot, version: version, from: from))
+    }
+
     /// `define`'s answer with what the new definition will not sound: "d6: silent — no
     /// instrument …" when nothing of it sounds, "d1: playing — instrument pluck has no parameter
-    /// `vowel` …" when part of it does not.
+    /// `vowel` …" when part of it does not. An unchanged slot's answer stays as it is.
     // Thread: any
-    func answer(_ said: String, slot: String, pattern: Pattern<ControlMap>) -> String {
-        let quantum = max(driver.clock.quantum, 1e-9)
-        guard let (version, from) = lock.withLock({ () -> (Int, Time)? in
-            guard let s = slots[slot] else { return nil }
-            if s.pending != nil { return (s.pendingVersion, s.swapAt) }
-            return (s.version, Time(driver.beatNow / quantum).sam)
-        }) else { return said }
-        let (problems, silent) = audit(pattern, slot: slot, version: version, from: from)
-        let reasons = problems.map { $0.hasPrefix(slot + ": ") ? String($0.dropFirst(slot.count + 2)) : $0 }
-        if silent {
+    static func answer(_ said: String, slot: String, _ audit: (problems: [String], silent: Bool)) -> String {
+        guard !said.hasSuffix(": unchanged") else { return said }
+        let reasons = audit.problems.map { $0.hasPrefix(slot + ": ") ? String($0.dropFirst(slot.count + 2)) : $0 }
+        if audit.silent {
             return "\(slot): silent — " + (reasons.isEmpty ? "none of its sounds can play" : reasons.joined(separator: "; "))
         }
         return reasons.isEmpty ? said : said + " — " + reasons.joined(separator: "; ")

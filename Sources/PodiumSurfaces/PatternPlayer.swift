@@ -45,6 +45,12 @@ public final class PatternPlayer: @unchecked Sendable {
         /// Which definition `pattern` is (a problem is said once per definition), and `pending`.
         var version = 0
         var pendingVersion = 0
+        /// The last pattern typed for the slot, without a transition's mix (Tidal's history):
+        /// what the next transition fades from.
+        var typed: Pattern<ControlMap>?
+        /// A transition's end: from that cycle on, the pattern that plays the same events
+        /// without the old one (`Transition.settled`).
+        var settle: (at: Time, pattern: Pattern<ControlMap>)?
     }
 
     let driver: JackDriver
@@ -88,6 +94,10 @@ public final class PatternPlayer: @unchecked Sendable {
     /// The clock at the previous tick: a beat that went back or a new quantum is a relocation.
     var lastBeat = -Double.infinity
     var lastQuantum = 0.0
+    /// When the previous tick ran (monotonic ns) and how long before this one: a stall's cause
+    /// (the thread not run, or the clock jumping ahead).
+    var lastTickNs: UInt64 = 0
+    var tickGapMs = 0.0
     /// The cycle whose density was last checked.
     var checkedCycle: Int64 = .min
     /// Events whose sample was still loading when they were posted (PatternSamples.swift).
@@ -135,9 +145,10 @@ public final class PatternPlayer: @unchecked Sendable {
         case let .play(slot, pattern):
             try PatternPlayer.checkDensity(pattern)
             let ends = PatternPlayer.isSilence(text)
-            let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, endsAtSwap: ends)
-            guard !ends else { return (said, slot) }
-            return (answer(said, slot: slot, pattern: pattern), slot)
+            guard !ends else { return (try define(slot: slot, pattern: pattern, text: text, source: source, line: line, endsAtSwap: true), slot) }
+            let (version, audit) = audited(pattern, slot: slot)
+            let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, version: version)
+            return (PatternPlayer.answer(said, slot: slot, audit), slot)
         case .hush:
             guard let producer else { throw InputError("hush is not run from a patterns file (the file is read again on every save): type it") }
             return (try Hush.perform(producer: producer, loops: loops), nil)
@@ -161,6 +172,11 @@ public final class PatternPlayer: @unchecked Sendable {
         case let .unsolo(slot): return (lock.withLock { soloed.remove(slot); return describeSilencing(slot) }, slot)
         case .unmuteAll: return (lock.withLock { muted.removeAll(); return "no slot is muted" + soloSummary }, nil)
         case .unsoloAll: return (lock.withLock { soloed.removeAll(); return "no slot is soloed" }, nil)
+        case let .transition(slot, transition, pattern):
+            try PatternPlayer.checkDensity(pattern)
+            let (version, audit) = audited(pattern, slot: slot)
+            let said = try transitionTo(pattern, in: slot, by: transition, text: text, source: source, line: line, version: version)
+            return (PatternPlayer.answer(said, slot: slot, audit), slot)
         }
     }
 
@@ -208,9 +224,15 @@ public final class PatternPlayer: @unchecked Sendable {
     /// Plays `pattern` in `slot` (again: swaps at the next cycle not yet posted).
     // Thread: any
     @discardableResult
-    public func define(slot: String, pattern: Pattern<ControlMap>, text: String, source: String? = nil, line: Int = 1, endsAtSwap: Bool = false) throws(InputError) -> String {
+    public func define(slot: String, pattern: Pattern<ControlMap>, text: String, source: String? = nil, line: Int = 1, endsAtSwap: Bool = false,
+                       version: Int? = nil) throws(InputError) -> String {
         lock.lock()
         defer { lock.unlock() }
+        func next() -> Int {
+            if let version { return version }
+            versions += 1
+            return versions
+        }
         if var s = slots[slot] {
             if s.text == text, s.pending == nil, s.source == source {
                 s.line = line  // the same text moved in its file
@@ -219,8 +241,9 @@ public final class PatternPlayer: @unchecked Sendable {
             }
             s.pending = pattern
             s.pendingLine = line
-            versions += 1
-            s.pendingVersion = versions
+            s.typed = pattern
+            s.settle = nil
+            s.pendingVersion = next()
             s.swapAt = nextBoundary
             s.endsAtSwap = endsAtSwap
             s.text = text
@@ -232,8 +255,7 @@ public final class PatternPlayer: @unchecked Sendable {
         guard slots.count < PatternPlayer.maximumSlots else {
             throw InputError("\(slot): \(PatternPlayer.maximumSlots) patterns play already (d1 silence ends one)")
         }
-        versions += 1
-        slots[slot] = Slot(pattern: pattern, text: text, source: source, line: line, pendingLine: line, version: versions)
+        slots[slot] = Slot(pattern: pattern, text: text, source: source, line: line, pendingLine: line, version: next(), typed: pattern)
         return "\(slot): playing"
     }
 

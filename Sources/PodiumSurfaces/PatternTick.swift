@@ -1,3 +1,4 @@
+import CThreads
 import Foundation
 import PodiumEngine
 import PodiumHost
@@ -21,6 +22,9 @@ extension PatternPlayer {
     /// Posts every onset between where posting stopped and `horizonBeat`.
     // Thread: podium-loops
     func tick(producer: CommandProducer, nowBeat: Double, horizonBeat: Double, clock: ClockSnapshot) {
+        let tickNs = podium_now_ns()
+        tickGapMs = lastTickNs == 0 ? 0 : Double(tickNs &- lastTickNs) / 1e6
+        lastTickNs = tickNs
         let cpuStart = PatternPlayer.threadCPU()
         defer { let spent = PatternPlayer.threadCPU() - cpuStart; lock.withLock { cpuSeconds += spent } }
         let quantum = max(clock.quantum, 1e-9)
@@ -105,7 +109,9 @@ extension PatternPlayer {
                 if stallSaidAt.map({ Date().timeIntervalSince($0) >= 10 }) ?? true {
                     stallSaidAt = Date()
                     let ms = Int(((now - from).double * quantum * 60 / max(tempo, 1e-9) * 1000).rounded())
-                    stall = "patterns: the scheduler was not run for \(ms) ms (the machine was busy): the notes in between were skipped (\(stallCount) such stall\(stallCount == 1 ? "" : "s") so far)"
+                    let cause = tickGapMs > 100 ? "its thread waited \(Int(tickGapMs.rounded())) ms for a core: the machine was busy"
+                                                : "the clock ran ahead; its previous tick was \(Int(tickGapMs.rounded())) ms before"
+                    stall = "patterns: the music passed what the scheduler had sent by \(ms) ms (\(cause)): the notes in between were skipped (\(stallCount) such stall\(stallCount == 1 ? "" : "s") so far)"
                 }
             }
             if relocated || from < now {
@@ -122,6 +128,15 @@ extension PatternPlayer {
             var plan = Plan(from: from, horizon: horizon, generation: generation)
             for name in slots.keys.sorted() {
                 guard var slot = slots[name] else { continue }
+                // A transition that is over plays on without the old pattern, from its end.
+                if slot.pending == nil, let settle = slot.settle, settle.at < horizon {
+                    slot.pending = settle.pattern
+                    slot.swapAt = settle.at
+                    slot.pendingVersion = slot.version
+                    slot.pendingLine = slot.line
+                    slot.endsAtSwap = false
+                    slot.settle = nil
+                }
                 if let pending = slot.pending, slot.swapAt < horizon {
                     if from < slot.swapAt { plan.arcs.append((name, slot.version, slot.pattern, from, slot.swapAt, slot.line, slot.source)) }
                     if slot.endsAtSwap {

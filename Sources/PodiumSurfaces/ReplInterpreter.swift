@@ -124,7 +124,8 @@ public struct ReplInterpreter: Sendable {
             // Csound's `mute "lead", 0` has a second argument; Tidal's `mute 1` never does.
             return !rest.hasPrefix("=") && !rest.contains(",")
         }
-        if word == "setcps" || word == "once" || PatternLanguage.notYetStatements[String(word)] != nil {
+        if word == "setcps" || word == "once" || PatternLanguage.notYetStatements[String(word)] != nil
+            || PatternLanguage.transitionArguments[String(word)] != nil {
             return !rest.isEmpty && !rest.hasPrefix("=") && !rest.hasPrefix(",")
         }
         if word == "p" { return rest.first == "\"" || rest.first?.isNumber == true }

@@ -32,7 +32,7 @@ struct PatternEvents: ParsableCommand {
         do {
             if ReplInterpreter.isPatternStatement(expression.trimmingCharacters(in: .whitespaces)) {
                 switch try language.statement(expression) {
-                case let .play(_, p), let .once(p): pattern = p
+                case let .play(_, p), let .once(p), let .transition(_, _, p): pattern = p
                 case .hush, .setcps, .mute, .unmute, .solo, .unsolo, .unmuteAll, .unsoloAll: pattern = .silence
                 }
             } else {

@@ -152,6 +152,40 @@ final class PatternJackTests {
         }
     }
 
+    @Test("transitions heard: jumpIn' switches on a bar's first frame, xfadeIn fades by gain over its cycles and settles on the new level alone")
+    func transitionsHeard() throws {
+        try withHeardPatterns(seconds: 10) { driver, loops, capture, problems in
+            let producer = driver.makeProducer()
+            #expect(try loops.patterns.run("d1 $ s \"lvl*4\" # gain 0.2 # legato 0.5", producer: producer, loops: loops) == "d1: playing")
+            Thread.sleep(forTimeInterval: 1.3)
+            let jump = try loops.patterns.run("jumpIn' 1 1 $ s \"lvl*4\" # gain 0.5 # legato 0.5", producer: producer, loops: loops)
+            #expect(jump.hasPrefix("d1: jumpIn' from cycle "), "\(jump)")
+            Thread.sleep(forTimeInterval: 2.6)
+            let fade = try loops.patterns.run("xfadeIn 1 2 $ s \"lvl*4\" # gain 0.8 # legato 0.5", producer: producer, loops: loops)
+            #expect(fade.hasPrefix("d1: xfadeIn from cycle "), "\(fade)")
+            Thread.sleep(forTimeInterval: 3.6)
+            let clock = driver.clock
+            _ = loops.patterns.hushAll()
+            Thread.sleep(forTimeInterval: 0.3)
+            capture.stopRecording()
+            let s = capture.samples(0)
+            let onsets = capture.onsets(0, quiet: 2048).compactMap { capture.sampleIndex(ofFrame: $0) }
+            let levels = onsets.map { (Double(s[$0 + 8]) * 1000).rounded() / 1000 }
+            // 0.2, then 0.5 from a bar's first step, then the fade's sums, then 0.8 alone.
+            let firstHalf = try #require(levels.firstIndex(of: 0.5), "\(levels)")
+            #expect(levels[..<firstHalf].allSatisfy { $0 == 0.2 } && firstHalf >= 3, "\(levels)")
+            let beats = try #require(performedBeats(capture, clock), "the clock's frame was not recorded")
+            let beat = beats.beat(ofSample: onsets[firstHalf])
+            #expect(abs(beat / 4 - (beat / 4).rounded()) < 0.001, "jumpIn' switched on beat \(beat), not a bar's first")
+            let fadeStart = try #require(levels[firstHalf...].firstIndex { $0 != 0.5 }, "\(levels)")
+            let fading = levels[fadeStart...].prefix { $0 != 0.8 }
+            #expect(fading.count >= 6 && fading.contains { $0 > 0.85 }, "equal-power sums rise above both levels mid-fade: \(levels)")
+            let settled = levels[(fadeStart + fading.count)...]
+            #expect(settled.count >= 4 && settled.allSatisfy { $0 == 0.8 }, "after the fade, the new level alone: \(levels)")
+            #expect(problems().filter { !$0.contains("the scheduler") }.isEmpty, "\(problems())")
+        }
+    }
+
     @Test("mute, solo, unmute and unsoloAll silence the slots they should and nothing else, from the next query on; the slots keep their time")
     func muteAndSolo() throws {
         try withHeardPatterns(seconds: 9) { driver, loops, capture, problems in
@@ -240,12 +274,12 @@ final class PatternJackTests {
         :}
         @0.6 d4 silence
         mute 3
-        xfadeIn 1 8 $ s "lvl"
+        anticipate 1 $ s "lvl"
         let pat = "lvl lvl"
         @1.2 solo 5
         @1.5 :patterns
-        @2.2 hush
-        @2.4 :patterns
+        @3.4 hush
+        @3.6 :patterns
         :quit
         """.write(toFile: input, atomically: true, encoding: .utf8)
         let r = try run("/bin/sh", ["-c", "timeout -k 2 20 '\(Paths.podium)' play '\(orc)' --server \(server.name) --no-connect --no-osc --no-watch < '\(input)'"])
@@ -265,7 +299,7 @@ final class PatternJackTests {
         // Tidal's statements are never Csound's: mute and solo act on slots, the others are named.
         #expect(out.contains("d3: muted (nothing plays in it yet)") && out.contains("d5: soloed; soloed: d5"), "\(out)")
         #expect(out.contains("d1 (silent: others soloed): "), ":patterns shows what solo silences: \(out)")
-        #expect(out.contains("`xfadeIn`: transitions are not in Podium yet") && out.contains("`let` bindings are not in Podium's language yet"), "\(out)")
+        #expect(out.contains("`anticipate`: this transition is not in Podium yet") && out.contains("`let` bindings are not in Podium's language yet"), "\(out)")
         #expect(!out.contains("error:") && !out.lowercased().contains("syntax error"), "no Csound compile: \(out)")
     }
 

@@ -159,8 +159,12 @@ struct PatternPartsTests {
         #expect(said == ["mute d1", "unmute d16", "solo drums", "unsolo d3", "unmuteAll", "unsoloAll"])
         for (text, column, words) in [("mute 17", 6, "from 1 to 16"), ("solo x", 6, "takes a slot"), ("mute", 1, "needs a slot"),
                                       ("unmuteAll 1", 1, "takes nothing"),
-                                      ("xfadeIn 1 8 $ s \"bd*4\"", 1, "transitions are not in Podium yet"),
-                                      ("  jumpIn' 1 2 $ s \"bd\"", 3, "transitions"), ("let pat = \"bd sn\"", 1, "`let` bindings")] {
+                                      ("anticipate 1 $ s \"bd*4\"", 1, "this transition is not in Podium yet"),
+                                      ("xfadeIn 1 $ s \"bd*4\"", 1, "takes a slot and a number of cycles"),
+                                      ("jumpIn 1 1.5 $ s \"bd*4\"", 10, "a whole number of cycles"),
+                                      ("xfadeIn 1 0 $ s \"bd*4\"", 11, "more than 0 cycles"),
+                                      ("clutch 17 $ s \"bd*4\"", 8, "from 1 to 16"),
+                                      ("  mortal 1 2 1 $ s \"bd\"", 3, "transition"), ("let pat = \"bd sn\"", 1, "`let` bindings")] {
             do {
                 _ = try language.statement(text)
                 Issue.record("\(text) was accepted")
@@ -220,7 +224,7 @@ struct PatternStallTests {
         _ = player.plan(now: Time(1), horizon: Time(21, 20), relocated: false, tempo: 120, quantum: 4)
         #expect(player.stalls == 2)
         let messages = said.withLock { $0 }
-        #expect(messages.count == 1 && messages[0].contains("not run for 400 ms") && messages[0].contains("skipped (1 such stall so far)"), "\(messages)")
+        #expect(messages.count == 1 && messages[0].contains("passed what the scheduler had sent by 400 ms") && messages[0].contains("skipped (1 such stall so far)"), "\(messages)")
         // A relocation is not a stall.
         _ = player.plan(now: Time(0), horizon: Time(1, 20), relocated: true, tempo: 120, quantum: 4)
         #expect(player.stalls == 2)
