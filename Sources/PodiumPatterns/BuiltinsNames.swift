@@ -59,8 +59,8 @@ extension Builtins {
 
     /// Tidal functions this language does not have yet: named as such rather than unknown.
     static let unsupported: Set<String> = Set("""
-    striate striateBy chop slice splice randslice loopAt loopFirst arp arpeggiate arpg rolled rolledBy scale \
-    toScale toScale' chew bite squeeze ur fit fit' stut stutWith stutter echo echoWith plyWith nTake wchoose \
+    loopFirst rolled rolledBy \
+    toScale toScale' chew bite squeeze ur fit fit' stutter echo echoWith plyWith nTake wchoose \
     wchooseBy choose chooseBy cycleChoose shuffle scramble wedge whenT ifp within' spin stripe ghost ghostWith \
     inv fix unfix contrast spread fastspread slowspread spreadf spreadChoose spreadr select selectF \
     pickF layer steps interlace seqP seqPLoop wait sig gap weave weaveWith jux4 juxcut juxcut' jux' \
@@ -70,7 +70,7 @@ extension Builtins {
     mortal interpolate interpolateIn histpan wash resetCycles all solo unsolo mute unmute \
     fromList fromMaybes listToPat fastFromList flatpat brand brandBy wrandcat degradeBy' unDegradeBy' ncat \
     sec msec cps getcps lingerBy fastSqueeze slowSqueeze bite squeezeJoin nT nTake toScale rolledWith \
-    chooseBy wchoose stutWith plyWith arpeggiate range' irand' perlinWith perlin2 perlin2With
+    chooseBy wchoose plyWith range' irand' perlinWith perlin2 perlin2With
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others

@@ -80,6 +80,31 @@ extension Builtins {
         t["degrade"] = Builtin([.same]) { a, _ in degrade(a.p(0)) }
         t["randcat"] = Builtin([.list]) { a, _ in randcat(a.list(0)) }
         t["irand"] = Builtin([.pattern(.int)], .numeric) { a, k in plain(irand(a.int(0)), k) }
+        // Scales.
+        t["scale"] = Builtin([.pattern(.string), .pattern(.int)], .numeric) { a, k in
+            plain(scale(a.p(0).map { $0[plainValueKey]?.string ?? "" }, a.int(1)), k)
+        }
+        // Echoes.
+        t["stut"] = Builtin([.pattern(.int), .pattern(.double), .pattern(.time), .pattern(.control)], .fixed(.control)) { a, _ in
+            stut(a.int(0), a.double(1), a.time(2), a.p(3))
+        }
+        t["stutWith"] = Builtin([.pattern(.int), .pattern(.time), .function, .same]) { a, _ in stutWith(a.int(0), a.time(1), a.f(2), a.p(3)) }
+        t["stut'"] = t["stutWith"]
+        // Arpeggios: a chord's notes one after another.
+        t["arp"] = Builtin([.pattern(.string), .same]) { a, _ in arp(a.p(0).map { $0[plainValueKey]?.string ?? "" }, a.p(1)) }
+        t["arpeggiate"] = Builtin([.same]) { a, _ in arpeggiate(a.p(0)) }
+        t["arpg"] = t["arpeggiate"]
+        // Samples cut into parts (Tidal's Sound.Tidal.Control).
+        t["chop"] = Builtin([.pattern(.int), .pattern(.control)], .fixed(.control)) { a, _ in chop(a.int(0), a.p(1)) }
+        t["striate"] = Builtin([.pattern(.int), .pattern(.control)], .fixed(.control)) { a, _ in striate(a.int(0), a.p(1)) }
+        t["striateBy"] = Builtin([.pattern(.int), .pattern(.double), .pattern(.control)], .fixed(.control)) { a, _ in
+            striateBy(a.int(0), a.double(1), a.p(2))
+        }
+        t["striate'"] = t["striateBy"]
+        t["slice"] = Builtin([.pattern(.int), .pattern(.int), .pattern(.control)], .fixed(.control)) { a, _ in slice(a.int(0), a.int(1), a.p(2)) }
+        t["splice"] = Builtin([.pattern(.int), .pattern(.int), .pattern(.control)], .fixed(.control)) { a, _ in splice(a.int(0), a.int(1), a.p(2)) }
+        t["randslice"] = Builtin([.pattern(.int), .pattern(.control)], .fixed(.control)) { a, _ in randslice(a.int(0), a.p(1)) }
+        t["loopAt"] = Builtin([.pattern(.time), .pattern(.control)], .fixed(.control)) { a, _ in loopAt(a.time(0), a.p(1)) }
         // Numbers.
         t["range"] = Builtin([.same, .same, .same], .numeric) { a, k in
             plain(range(a.double(0), a.double(1), a.double(2)), k)

@@ -286,6 +286,8 @@ public final class LiveLoops: @unchecked Sendable {
     // Thread: NRT (owner)
     public func start() {
         guard running.withLock({ r in defer { r = true }; return !r }) else { return }
+        // The texts compiled so far read once, here, not on the scheduler's first tick.
+        _ = patterns.layoutCache.layouts(for: driver.engine.orchestraTexts)
         let thread = Thread { [self] in
             // SCHED_FIFO 1 where the process may, as sclang's clocks run on Linux: above every
             // ordinary thread (a browser, a build), below JACK's. Starved for more than the
@@ -311,6 +313,9 @@ public final class LiveLoops: @unchecked Sendable {
     /// Posts every iteration whose first beat is within the lookahead.
     // Thread: podium-loops
     func tick() {
+        // New orchestra texts are read before the clock is (a large one takes a while): what
+        // this tick posts is measured from after it.
+        patterns.refreshLayouts()
         let clock = driver.clock
         guard clock.running else { return }
         let now = driver.beatNow

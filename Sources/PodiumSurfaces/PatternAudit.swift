@@ -26,7 +26,7 @@ extension PatternPlayer {
             return found
         }
         guard !events.isEmpty else { return ([], false) }
-        let layouts = PatternNotes.layouts(in: driver.engine.orchestraTexts)
+        let layouts = layoutCache.layouts(for: driver.engine.orchestraTexts)
         let clock = driver.clock
         var buffer: [Double] = []
         var problems: [String] = [], said: Set<String> = [], sounding = false

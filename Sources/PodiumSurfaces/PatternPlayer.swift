@@ -86,6 +86,9 @@ public final class PatternPlayer: @unchecked Sendable {
     /// patterns play).
     public var samples: SampleStore?
 
+    /// The instruments' layouts, read once per orchestra text.
+    let layoutCache = LayoutCache()
+
     // The scheduler thread's own state (podium-loops only: no lock).
     /// Declared parameter layouts, read again when another orchestra text compiled.
     var layouts: [String: [String]] = [:]

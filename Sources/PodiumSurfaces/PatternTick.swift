@@ -39,7 +39,6 @@ extension PatternPlayer {
         if !waiting.isEmpty { postWaiting(producer: producer, nowBeat: nowBeat, tempo: clock.tempo, quantum: quantum) }
         guard var plan = plan(now: Time(nowBeat / quantum), horizon: Time(horizonBeat / quantum), relocated: relocated,
                               tempo: clock.tempo, quantum: quantum) else { return }
-        refreshLayouts()
         var problems: [String] = []
         // A cycle not checked yet: a pattern that gets dense only there (`whenmod 16 8 (fast 1e8)`)
         // is stopped before its query builds it.
@@ -189,7 +188,7 @@ extension PatternPlayer {
         let texts = driver.engine.orchestraTexts
         guard texts.count != layoutsFrom else { return }
         layoutsFrom = texts.count
-        layouts = PatternNotes.layouts(in: texts)
+        layouts = layoutCache.layouts(for: texts)
     }
 
     /// One event as a note: whether it went into the ring, and a problem's message (once per

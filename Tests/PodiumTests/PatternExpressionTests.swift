@@ -11,6 +11,38 @@ struct PatternExpressionTidalTests {
     static let cases: [(String, Int)] = [
         (#"every 3 (fast 2) $ s "bd*2 [~ sn]" # n "<0 3>" # speed (range 1 2 sine)"#, 3),
         (#"s "bd*2 [~ sn]""#, 2),
+        // Scales and samples cut into parts, as sets write them.
+        (#"n (scale "major" "0 .. 7") # s "superpiano""#, 2),
+        (#"n (scale "<minor dorian>" "0 2 4 <6 7>") # s "superpiano" # legato 0.5"#, 4),
+        (#"n (scale "majPent" "-7 -3 .. 5 12") # s "superpiano""#, 1),
+        (#"n (scale "bayati" "0 .. 8") # s "superpiano""#, 1),
+        (#"n (scale "nosuch" "0 1 2") # s "superpiano""#, 1),
+        (#"n (scale "ritusen" (segment 4 $ irand 8) + "<0 12>") # s "superfork""#, 4),
+        (#"n ("0 .. 3" + scale "minor" "<0 2>") # s "superpiano""#, 2),
+        (#"chop 4 $ s "break bd*2""#, 2),
+        (#"chop "<2 4>" $ s "break" # begin 0.25 # end 0.75"#, 2),
+        (#"chop 3 $ slow 2 $ s "break bd""#, 4),
+        (#"striate 4 $ s "bev sn""#, 2),
+        (#"striate "<2 3>" $ s "bev" # begin 0.5"#, 2),
+        (#"striateBy 8 (1/16) $ s "bev""#, 1),
+        (#"slice 4 "0 2 <1 3> 3" $ s "break""#, 2),
+        (#"slice 4 "-1 5" $ s "break" # n 1"#, 1),
+        (#"splice 4 "0 2 [1 3]" $ s "break" # speed 2"#, 2),
+        (#"splice "<4 8>" "0 .. 3" $ s "break""#, 2),
+        (#"randslice 8 $ s "break*4""#, 2),
+        (#"loopAt 2 $ chop 4 $ s "break""#, 4),
+        (#"loopAt "<1 2>" $ s "break""#, 4),
+        (#"every 2 (chop 2) $ s "bd sn" # speed 1.5"#, 4),
+        (#"stut 3 0.5 (1/8) $ s "bd sn""#, 2),
+        (#"stut "<3 4>" 0.3 "<0.125 0.25>" $ s "bd*2 [~ sn]" # gain 1.2"#, 3),
+        (#"stutWith 3 (1/3) (# speed 2) $ s "bd sn""#, 2),
+        (#"stut' 3 (1/16) (|* speed 1.5) $ n "0 3" # s "superpiano""#, 2),
+        (#"n (arp "updown" "c'maj e'min7") # s "superpiano""#, 2),
+        (#"n (arp "<up down diverge>" "<a'm9'8 e'7sus4'8>") # s "superpiano" # legato 0.5"#, 3),
+        (#"n (arp "<converge disconverge pinkyup pinkyupdown thumbup thumbupdown downup>" "c'maj'5 [e'min g'dom7]") # s "supersaw""#, 8),
+        (#"n (arp "updown" "c4 [e'maj f]") # s "superpiano""#, 2),
+        (#"arp "<up nosuch>" $ n "c'maj" # s "superpiano""#, 2),
+        (#"n (arpg "<c'maj e'min>") # s "superpiano""#, 2),
         (#"sound "bd sn:2 hh""#, 2),
         (#"s "bd sn" # n 3"#, 2),
         (#"s "bd sn" # n "1 2 3""#, 2),
@@ -256,8 +288,8 @@ struct PatternLanguageTests {
         #expect(error(#"d1 $ s "bd*2 [sn""#)?.column == 14)
         let block = error("d1 $ s \"bd*2\"\n   # n \"[1 2\"")
         #expect(block?.line == 2 && block?.column == 9)
-        #expect(error(#"striate 4 $ s "bd""#)?.message == "`striate` is not supported yet")
-        #expect(error(#"striate 4 $ s "bd""#)?.column == 6)
+        #expect(error(#"shuffle 4 $ s "bd""#)?.message == "`shuffle` is not supported yet")
+        #expect(error(#"shuffle 4 $ s "bd""#)?.column == 6)
         #expect(error(#"foo 3"#)?.message == "unknown name `foo`")
         let fastError = error(#"fast (s "bd") $ s "x""#)
         #expect(fastError?.column == 12)
