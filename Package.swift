@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "PodiumSession", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "CCrashGuard"]),
         // A performance (driver, session, surfaces) started and stopped as one object: the CLI's
         // `play`, tests and other front ends.
-        .target(name: "PodiumPerformance", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "PodiumSurfaces",
+        .target(name: "PodiumPerformance", dependencies: ["PodiumEngine", "PodiumAudioFile", "PodiumRealtime", "PodiumHost", "PodiumSurfaces", "CCrashGuard",
                                                          "PodiumOSC", "PodiumSession", "PodiumWeb", "PodiumDiscovery", "PodiumSamples"]),
         // The command-line tool.
         .executableTarget(

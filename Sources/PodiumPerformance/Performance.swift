@@ -1,3 +1,4 @@
+import CCrashGuard
 import Dispatch
 import Foundation
 import PodiumDiscovery
@@ -41,7 +42,8 @@ public final class Performance: @unchecked Sendable {
     var repl: ReadlineREPL?
     /// The surfaces' services on the LAN.
     var advertiser: AvahiPublisher?
-    var signalSources: [DispatchSourceSignal] = []
+    /// Whether `handleSignals` started the signals' thread (`stop` ends it).
+    var signalsHandled = false
     /// Nobody can hear JACK's dummy backend: the performance is recorded to listen to afterwards.
     var recordForListening = false
     /// `start` finished: the teardown then reports the performance's end.
@@ -95,21 +97,23 @@ public final class Performance: @unchecked Sendable {
     /// How long the teardown may take before the process ends anyway (`StopWatchdog`).
     static let stopSeconds = 20.0
 
-    /// SIGINT and SIGTERM end the performance (Ctrl-C at the REPL only clears the line).
-    // Thread: NRT (owner), after start
+    /// SIGINT and SIGTERM end the performance (Ctrl-C at the REPL only clears the line). Called
+    /// before `start`: a signal during the start stops the performance once it has started.
+    /// The handler is C's (`stop_signals.c`), installed at once; a thread of its own acts on it.
+    // Thread: NRT (owner)
     public func handleSignals() {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        for sig in [SIGINT, SIGTERM] {
-            let src = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            src.setEventHandler { [weak self] in
-                guard let self else { return }
-                if sig == SIGINT, let repl = self.repl { repl.interrupt(); return }
+        podium_stop_signals_install()
+        let thread = Thread { [weak self] in
+            while true {
+                let sig = podium_stop_signals_wait()
+                guard sig != 0, let self else { return }
+                if sig == SIGINT, let repl = self.repl { repl.interrupt(); continue }
                 self.requestStop()
             }
-            src.resume()
-            signalSources.append(src)
         }
+        thread.name = "podium-signals"
+        thread.start()
+        signalsHandled = true
     }
 
     /// The one teardown: surfaces first, then the recording, the driver, the session, the
@@ -167,7 +171,6 @@ public final class Performance: @unchecked Sendable {
         watchdog.phase("the console and the embedded server")
         router.stop()
         embedded?.stop()
-        for src in signalSources { src.cancel() }
-        signalSources = []
+        if signalsHandled { podium_stop_signals_release() }
     }
 }

@@ -61,9 +61,14 @@ extension WebClients {
                     try loops.patterns.run(statement.text, source: "page:\(who)", line: line + statement.firstLine - 1, producer: p, loops: loops)
                 }
                 said.append(reply)
+                // The terminal (and the REPL's history of the set) hears what a page played.
+                onNotice?("page \(who): \(reply)")
             } catch let e as PatternError {
-                return WebClients.answer(id, ok: false, errors: [(line + statement.firstLine - 1 + e.line - 1, e.column, e.message)], message: said.joined(separator: "; "))
+                let at = line + statement.firstLine - 1 + e.line - 1
+                onNotice?("page \(who): line \(at), column \(e.column): \(e.message)")
+                return WebClients.answer(id, ok: false, errors: [(at, e.column, e.message)], message: said.joined(separator: "; "))
             } catch {
+                onNotice?("page \(who): line \(line + statement.firstLine - 1): \(error)")
                 return WebClients.answer(id, ok: false, errors: [(line + statement.firstLine - 1, 1, "\(error)")], message: said.joined(separator: "; "))
             }
         }

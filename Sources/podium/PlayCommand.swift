@@ -287,11 +287,12 @@ struct Play: ParsableCommand {
         }
         let performance = Performance(options: performanceOptions(script: parsedScript),
                                       say: { Terminal.error($0) }, output: { Terminal.output($0) })
+        // Before the start: a SIGTERM while it starts stops it once started, never lost.
+        performance.handleSignals()
         do { try performance.start() } catch {
             Terminal.error("podium play: \(error)")
             throw ExitCode(1)
         }
-        performance.handleSignals()
         performance.run()
         performance.stop()
     }

@@ -69,6 +69,10 @@ final class EditorTests {
             #expect(out.contains("note d6: silent — no instrument \"superpianox\""), "the page shows it: \(out)")
             let part = try page(web.editorURL, ["play", "d1 $ s \"bd*2\" # vowel \"a\"", "0.5"])
             #expect(part.contains("evaluated ok d1: playing — instrument bd has no parameter `vowel`"), "\(part)")
+            // The terminal hears what the page played, and who played it.
+            #expect(eventually(3) { said().joined(separator: "\n").contains("podium: web: page ana: d6: silent — no instrument \"superpianox\"") },
+                    "\(said().suffix(6))")
+            #expect(said().joined(separator: "\n").contains("podium: web: page ana: d1: playing — "), "\(said().suffix(6))")
         }
     }
 

@@ -79,6 +79,30 @@ final class PlayCLITests {
         #expect(r2.stderr.contains("cannot listen for OSC on 127.0.0.1:\(blocker.port): Address already in use"))
     }
 
+    @Test("SIGTERM while the performance is still starting is not lost: it stops once started, exit 0 (libdispatch's signal source ignored a SIGTERM that came before its handler was in place)")
+    func sigtermWhileStarting() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.podium)
+        p.arguments = ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--name", "podstart", "--no-connect", "--osc-port", "0"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        // The start's first line: the engine plays, the surfaces are still starting.
+        var text = ""
+        let deadline = Date().addingTimeInterval(15)
+        while !text.contains("podium: playing"), Date() < deadline {
+            let d = err.fileHandleForReading.availableData
+            if d.isEmpty { break }
+            text += String(decoding: d, as: UTF8.self)
+        }
+        p.terminate()
+        waitForExit(p)
+        text += String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0, "\(p.terminationReason.rawValue) \(p.terminationStatus): \(text)")
+        #expect(text.contains("podium: stopped. callbacks"), "\(text)")
+    }
+
     @Test("SIGTERM stops cleanly: ports unregistered, statistics printed")
     func sigterm() throws {
         let p = Process()

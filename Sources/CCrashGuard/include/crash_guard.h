@@ -6,6 +6,8 @@
 #ifndef PODIUM_CRASH_GUARD_H
 #define PODIUM_CRASH_GUARD_H
 
+#include "stop_signals.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
