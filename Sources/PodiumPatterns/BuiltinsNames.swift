@@ -75,7 +75,7 @@ extension Builtins {
 
     /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others
     /// that act on slots): a line that begins with one is the pattern language's, never Csound's.
-    static let statementWords = ["hush", "once", "setcps", "p"] + (1...16).map { "d\($0)" }
+    static let statementWords = ["hush", "once", "setcps", "p", "do", "let"] + (1...16).map { "d\($0)" }
         + PatternLanguage.slotWords + ["unmuteAll", "unsoloAll"] + PatternLanguage.notYetStatements.keys.sorted()
         + PatternLanguage.transitionArguments.keys.sorted()
 }

@@ -86,6 +86,9 @@ struct FunctionValue {
 /// the orchestra's), application, operators, sections, composition.
 struct ExpressionEvaluator {
     var extraControls: Set<String>
+    /// Values bound by `let name = …`, by name: each is the text of its expression, evaluated
+    /// where the name is used (`Bindings.swift`).
+    var bindings: [String: String] = [:]
 
     // Thread: any
     func evaluate(_ e: Expression) throws(PatternError) -> RuntimeValue {
@@ -158,6 +161,7 @@ struct ExpressionEvaluator {
     /// A name's value: a built-in, a control, or an error naming it.
     // Thread: any
     func lookup(_ name: String, _ pos: SourcePosition) throws(PatternError) -> RuntimeValue {
+        if bindings[name] != nil { return try bound(name, pos) }
         if let b = Builtins.table[name] { return .function(b.value(name, pos, self)) }
         if let v = Builtins.constants[name] { return .poly(v(pos)) }
         if let c = Builtins.controlFunction(name, extraControls: extraControls, pos) { return c }

@@ -16,6 +16,11 @@ public enum PatternStatement: Sendable {
     /// `xfadeIn 1 8 $ …`, `jumpIn' 2 1 $ …`, `clutch "drums" $ …`: the slot's new pattern takes
     /// over from its last as the transition says (`Transitions.swift`).
     case transition(slot: String, Transition, pattern: Pattern<ControlMap>)
+    /// `let name = …`: the name stands for the expression in the statements after it.
+    case binding(name: String, text: String)
+    /// `do` and the statements under it: the body without its indentation (`margin`
+    /// columns), and the line of the statement's text the body starts on.
+    case block(body: String, firstLine: Int, margin: Int)
 }
 
 /// Tidal's own spelling (a Haskell subset) evaluated into patterns: `d1 $ every 3 (fast 2) $
@@ -23,9 +28,14 @@ public enum PatternStatement: Sendable {
 public struct PatternLanguage: Sendable {
     /// Control names an orchestra declares (numbers), accepted beside Tidal's.
     public let extraControls: Set<String>
+    /// Names bound by earlier `let` statements, each with its expression's text.
+    public var bindings: [String: String]
 
     // Thread: any
-    public init(extraControls: Set<String> = []) { self.extraControls = extraControls }
+    public init(extraControls: Set<String> = [], bindings: [String: String] = [:]) {
+        self.extraControls = extraControls
+        self.bindings = bindings
+    }
 
     /// One statement; may span lines (a block: continuation lines). Errors name line and column.
     // Thread: any
@@ -36,12 +46,14 @@ public struct PatternLanguage: Sendable {
         if let row = lines.firstIndex(where: { !$0.allSatisfy(\.isWhitespace) }) {
             let indent = lines[row].prefix { $0 == " " || $0 == "\t" }.count
             let word = String(lines[row].dropFirst(indent).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "'" })
+            if word == "do" { return try Self.doBlock(lines, row: row, indent: indent) }
+            if word == "let" { return try letBinding(lines, row: row, indent: indent) }
             if let reason = Self.notYetStatements[word] {
                 throw PatternError("`\(word)`: \(reason)", column: indent + 1, line: row + 1)
             }
         }
         let e = try ExpressionParser.parse(text)
-        let ev = ExpressionEvaluator(extraControls: extraControls)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings)
         var head = e
         var body: Expression?
         switch e {
@@ -120,7 +132,7 @@ public struct PatternLanguage: Sendable {
     /// A control-pattern expression alone (`s "bd*2" # n 3`).
     // Thread: any
     public func pattern(_ text: String) throws(PatternError) -> Pattern<ControlMap> {
-        let ev = ExpressionEvaluator(extraControls: extraControls)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings)
         return try controlPattern(try ExpressionParser.parse(text), ev)
     }
 
@@ -131,7 +143,7 @@ public struct PatternLanguage: Sendable {
 
     /// `d1` … `d16`: the slot of that name.
     // Thread: any
-    static func slot(_ name: String) -> String? {
+    public static func slot(_ name: String) -> String? {
         guard name.first == "d", let n = Int(name.dropFirst()), (1...16).contains(n), "d\(n)" == name else { return nil }
         return name
     }

@@ -14,8 +14,6 @@ extension PatternLanguage {
         for t in ["anticipate", "anticipateIn", "wash", "waitT", "mortal", "histpan", "transition", "jumpMod'"] {
             m[t] = "this transition is not in Podium yet (xfade, xfadeIn, clutch, clutchIn, jump, jumpIn, jumpIn', jumpMod, interpolate, interpolateIn and wait are); " + swap
         }
-        m["let"] = "`let` bindings are not in Podium's language yet: write the pattern in place"
-        m["do"] = "`do` blocks are not in Podium's language yet: type each statement on its own line"
         m["only"] = "`only` is not in Podium yet: `solo` the slot, or `hush` and play it again"
         m["all"] = "`all` is not in Podium yet: apply the function in each slot"
         m["resetCycles"] = "`resetCycles` is not in Podium yet: cycles follow Podium's clock (`:link`, `:tempo`)"

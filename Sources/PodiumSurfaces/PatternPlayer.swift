@@ -59,6 +59,8 @@ public final class PatternPlayer: @unchecked Sendable {
     var slots: [String: Slot] = [:]
     /// Tidal's `mute` and `solo`, by slot name (`isSilenced`).
     var muted: Set<String> = [], soloed: Set<String> = []
+    /// `let` bindings, by name: the text of each value (`Bindings.swift`), for every surface.
+    var bindings: [String: String] = [:]
     var onces: [Pattern<ControlMap>] = []
     /// Where posting stopped, in cycles (nil: nothing posted yet).
     var postedUntil: Time?
@@ -143,7 +145,7 @@ public final class PatternPlayer: @unchecked Sendable {
     /// they are typed.
     // Thread: any (the producer's, when one is given)
     func carryOut(_ text: String, source: String?, line: Int = 1, producer: CommandProducer?, loops: LiveLoops?) throws -> (said: String, slot: String?) {
-        let language = PatternLanguage(extraControls: declaredControls)
+        let language = PatternLanguage(extraControls: declaredControls, bindings: lock.withLock { bindings })
         switch try language.statement(text) {
         case let .play(slot, pattern):
             try PatternPlayer.checkDensity(pattern)
@@ -175,6 +177,29 @@ public final class PatternPlayer: @unchecked Sendable {
         case let .unsolo(slot): return (lock.withLock { soloed.remove(slot); return describeSilencing(slot) }, slot)
         case .unmuteAll: return (lock.withLock { muted.removeAll(); return "no slot is muted" + soloSummary }, nil)
         case .unsoloAll: return (lock.withLock { soloed.removeAll(); return "no slot is soloed" }, nil)
+        case let .binding(name, value):
+            lock.withLock { bindings[name] = value }
+            return ("let \(name)", nil)
+        case let .block(body, firstLine, margin):
+            let statements = PatternFile.statements(in: body)
+            // Where an error is in the whole statement: the body lost its margin.
+            func placed(_ e: PatternError, _ at: Int) -> PatternError { PatternError(e.message, column: e.column + margin, line: e.line + at - 1) }
+            // Every statement read first, as GHCi reads a `do` block: one error, nothing runs.
+            var reading = language
+            for statement in statements {
+                let at = firstLine + statement.firstLine - 1
+                do {
+                    if case let .binding(name, value) = try reading.statement(statement.text) { reading.bindings[name] = value }
+                } catch { throw placed(error, at) }
+            }
+            var said: [String] = []
+            for statement in statements {
+                let at = firstLine + statement.firstLine - 1
+                do {
+                    said.append(try carryOut(statement.text, source: source, line: line + at - 1, producer: producer, loops: loops).said)
+                } catch let e as PatternError { throw placed(e, at) }
+            }
+            return (said.joined(separator: "; "), nil)
         case let .transition(slot, transition, pattern):
             try PatternPlayer.checkDensity(pattern)
             let (version, audit) = audited(pattern, slot: slot)

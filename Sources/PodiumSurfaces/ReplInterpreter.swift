@@ -129,6 +129,9 @@ public struct ReplInterpreter: Sendable {
             return !rest.isEmpty && !rest.hasPrefix("=") && !rest.hasPrefix(",")
         }
         if word == "p" { return rest.first == "\"" || rest.first?.isNumber == true }
+        // Tidal's `do` block (its statements follow, indented) and `let name = …`.
+        if word == "do" { return rest.isEmpty || rest.hasPrefix("--") || PatternLanguage.slot(String(rest.prefix { $0.isLetter || $0.isNumber })) != nil }
+        if word == "let" { return rest.first?.isLetter == true || rest.first == "_" }
         if word.count >= 2, word.first == "d", let n = Int(word.dropFirst()), (1...16).contains(n) {
             return !rest.isEmpty && !rest.hasPrefix("=") && !rest.hasPrefix(",")
         }

@@ -33,7 +33,7 @@ struct PatternEvents: ParsableCommand {
             if ReplInterpreter.isPatternStatement(expression.trimmingCharacters(in: .whitespaces)) {
                 switch try language.statement(expression) {
                 case let .play(_, p), let .once(p), let .transition(_, _, p): pattern = p
-                case .hush, .setcps, .mute, .unmute, .solo, .unsolo, .unmuteAll, .unsoloAll: pattern = .silence
+                case .hush, .setcps, .mute, .unmute, .solo, .unsolo, .unmuteAll, .unsoloAll, .binding, .block: pattern = .silence
                 }
             } else {
                 pattern = try language.pattern(expression)

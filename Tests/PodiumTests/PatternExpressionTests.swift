@@ -251,6 +251,26 @@ struct PatternLanguageTests {
     }
 
     // Thread: any
+    @Test("a let-bound name stands for its value (a pattern, a number, a function) in the statements after it, as the value written in place")
+    func letBindings() throws {
+        var language = PatternLanguage()
+        for line in [#"let melody = "0 2 <4 7>""#, #"let lead = n (scale "major" melody) # legato 0.5"#, "let twice = fast 2", "let up = 12"] {
+            guard case let .binding(name, text) = try language.statement(line) else { Issue.record("\(line) is no binding"); continue }
+            language.bindings[name] = text
+        }
+        let bound = try language.pattern(#"twice $ lead # s "superpiano" |+ n up"#)
+        let inline = try PatternLanguage().pattern(#"fast 2 $ n (scale "major" "0 2 <4 7>") # legato 0.5 # s "superpiano" |+ n 12"#)
+        #expect(EventLines.lines(bound, cycles: 2) == EventLines.lines(inline, cycles: 2))
+        #expect(!EventLines.lines(bound, cycles: 2).isEmpty)
+        // Bound again, the name takes its new value; a `do` block's body loses its margin.
+        language.bindings["melody"] = #""0 1""#
+        #expect(EventLines.lines(try language.pattern("lead"), cycles: 1) == EventLines.lines(try PatternLanguage().pattern(#"n (scale "major" "0 1") # legato 0.5"#), cycles: 1))
+        guard case let .block(body, firstLine, margin) = try language.statement("do\n    d1 $ s \"bd\"\n      # n 1\n    d2 $ lead") else {
+            Issue.record("no block"); return
+        }
+        #expect(body == "d1 $ s \"bd\"\n  # n 1\nd2 $ lead" && firstLine == 2 && margin == 4, "\(body) \(firstLine) \(margin)")
+    }
+
     @Test func statements() throws {
         #expect(try slot(#"d1 $ s "bd*2""#) == "d1")
         #expect(try slot(#"d16 $ every 2 (fast 2) $ s "bd""#) == "d16")
@@ -268,7 +288,7 @@ struct PatternLanguageTests {
         let block = "d1 $ s \"bd*2\" -- kick\n   # n \"<0 3>\"\n   # speed 2"
         guard case let .play(_, p) = try PatternLanguage().statement(block) else { Issue.record("block"); return }
         #expect(EventLines.lines(p, cycles: 1) == ["0 1/2 n=0 s=bd speed=2", "1/2 1 n=0 s=bd speed=2"])
-        for bad in [#"s "bd""#, "d17 $ s \"bd\"", "d1", "hush 2", "setcps \"x\"", "setcps 0", "let x = 1"] {
+        for bad in [#"s "bd""#, "d17 $ s \"bd\"", "d1", "hush 2", "setcps \"x\"", "setcps 0", "let x"] {
             #expect(throws: PatternError.self, "\(bad)") { try PatternLanguage().statement(bad) }
         }
     }

@@ -152,6 +152,30 @@ final class PatternJackTests {
         }
     }
 
+    @Test("let and do as sets write them: bound values used by two slots one do block starts; a block with an error anywhere starts nothing and says the line and column")
+    func letAndDo() throws {
+        try withHeardPatterns(seconds: 3) { driver, loops, capture, problems in
+            let producer = driver.makeProducer()
+            func run(_ text: String) throws -> String { try loops.patterns.run(text, producer: producer, loops: loops) }
+            #expect(try run("let rhythm = \"lvl*2 [~ lvl]\"") == "let rhythm")
+            #expect(try run("let level = 0.3") == "let level")
+            let said = try run("do\n  d1 $ s rhythm # gain level # legato 0.5\n  let quiet = level / 3\n  d2 $ s \"lvl*4\" # gain quiet # legato 0.25")
+            #expect(said == "d1: playing; let quiet; d2: playing", "\(said)")
+            do {
+                _ = try run("do\n  d3 $ s \"lvl\"\n  d4 $ s \"lvl [lvl\"")
+                Issue.record("the block with an unclosed bracket was accepted")
+            } catch let e as PatternError {
+                #expect(e.line == 3 && e.column == 15 && e.message.contains("unclosed"), "\(e.line):\(e.column) \(e.message)")
+            }
+            #expect(!loops.patterns.names.contains("d3"), "nothing of the broken block started: \(loops.patterns.names)")
+            Thread.sleep(forTimeInterval: 2.2)
+            capture.stopRecording()
+            let levels = Set(capture.samples(0).map { (Double($0) * 100).rounded() / 100 })
+            #expect(levels.contains(0.3) && levels.contains(0.1) && levels.contains(0.4), "d1 at 0.3, d2 at 0.1, together 0.4: \(levels.sorted())")
+            #expect(problems().isEmpty, "\(problems())")
+        }
+    }
+
     @Test("transitions heard: jumpIn' switches on a bar's first frame, xfadeIn fades by gain over its cycles and settles on the new level alone")
     func transitionsHeard() throws {
         try withHeardPatterns(seconds: 10) { driver, loops, capture, problems in
@@ -299,7 +323,7 @@ final class PatternJackTests {
         // Tidal's statements are never Csound's: mute and solo act on slots, the others are named.
         #expect(out.contains("d3: muted (nothing plays in it yet)") && out.contains("d5: soloed; soloed: d5"), "\(out)")
         #expect(out.contains("d1 (silent: others soloed): "), ":patterns shows what solo silences: \(out)")
-        #expect(out.contains("`anticipate`: this transition is not in Podium yet") && out.contains("`let` bindings are not in Podium's language yet"), "\(out)")
+        #expect(out.contains("`anticipate`: this transition is not in Podium yet") && out.contains("\nlet pat\n"), "\(out)")
         #expect(!out.contains("error:") && !out.lowercased().contains("syntax error"), "no Csound compile: \(out)")
     }
 

@@ -164,7 +164,11 @@ struct PatternPartsTests {
                                       ("jumpIn 1 1.5 $ s \"bd*4\"", 10, "a whole number of cycles"),
                                       ("xfadeIn 1 0 $ s \"bd*4\"", 11, "more than 0 cycles"),
                                       ("clutch 17 $ s \"bd*4\"", 8, "from 1 to 16"),
-                                      ("  mortal 1 2 1 $ s \"bd\"", 3, "transition"), ("let pat = \"bd sn\"", 1, "`let` bindings")] {
+                                      ("  mortal 1 2 1 $ s \"bd\"", 3, "transition"),
+                                      ("let f x = fast x", 7, "defines a function"), ("let pat", 8, "needs `=`"),
+                                      ("let d1 = s \"bd\"", 5, "one of Tidal's statements"), ("let pat = \"bd [sn\"", 15, "unclosed"),
+                                      ("let pat = s \"bd\" # nosuch 3", 20, "unknown name `nosuch`"),
+                                      ("do d1 $ s \"bd\"\nd2 $ s \"sn\"", 1, "indented further"), ("do", 1, "needs statements")] {
             do {
                 _ = try language.statement(text)
                 Issue.record("\(text) was accepted")
