@@ -61,7 +61,7 @@ extension Builtins {
     static let unsupported: Set<String> = Set("""
     loopFirst rolled rolledBy \
     toScale toScale' chew bite squeeze ur fit fit' stutter echo echoWith plyWith nTake wchoose \
-    wchooseBy choose chooseBy cycleChoose shuffle scramble wedge whenT ifp within' spin stripe ghost ghostWith \
+    wchooseBy choose chooseBy cycleChoose wedge whenT ifp within' spin stripe ghost ghostWith \
     inv fix unfix contrast spread fastspread slowspread spreadf spreadChoose spreadr select selectF \
     pickF layer steps interlace seqP seqPLoop wait sig gap weave weaveWith jux4 juxcut juxcut' jux' \
     superimpose' smash smash' lindenmayer markovPat mono swap press pressBy smooth numerals trigger qtrigger \

@@ -84,6 +84,9 @@ extension Builtins {
         t["scale"] = Builtin([.pattern(.string), .pattern(.int)], .numeric) { a, k in
             plain(scale(a.p(0).map { $0[plainValueKey]?.string ?? "" }, a.int(1)), k)
         }
+        // A cycle's parts rearranged at random.
+        t["shuffle"] = Builtin([.pattern(.int), .same]) { a, _ in shuffle(a.int(0), a.p(1)) }
+        t["scramble"] = Builtin([.pattern(.int), .same]) { a, _ in scramble(a.int(0), a.p(1)) }
         // Echoes.
         t["stut"] = Builtin([.pattern(.int), .pattern(.double), .pattern(.time), .pattern(.control)], .fixed(.control)) { a, _ in
             stut(a.int(0), a.double(1), a.time(2), a.p(3))

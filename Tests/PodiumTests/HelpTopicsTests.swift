@@ -17,7 +17,7 @@ struct HelpTopicsTests {
         #expect(HelpTopics.help("every").contains("every N cycles"))
         #expect(HelpTopics.help("sine").contains("sine :: Pattern n"))
         #expect(HelpTopics.help("speed").contains("a number control"))
-        #expect(HelpTopics.help("shuffle").contains("does not support it yet"))
+        #expect(HelpTopics.help("rolled").contains("does not support it yet"))
         #expect(HelpTopics.help("/podium/hush").contains("silence now"))
         #expect(HelpTopics.help(":quit").contains("Ctrl-D"))
         #expect(HelpTopics.help("sometims").contains("did you mean") && HelpTopics.help("sometims").contains("sometimes"))

@@ -40,8 +40,8 @@ struct PatternCLITests {
         #expect(r.stderr.contains("s \"bd*2 [sn\" # n 3\n        ^ 9: unclosed"), "\(r.stderr)")
         let dense = try run(Paths.podium, ["pattern", #"s "bd*99999999""#])
         #expect(dense.status == 1 && dense.stderr.contains("events a cycle"), "\(dense.stderr)")
-        let unknown = try run(Paths.podium, ["pattern", #"shuffle 4 $ s "bd""#])
-        #expect(unknown.status == 1 && unknown.stderr.contains("`shuffle` is not supported yet"), "\(unknown.stderr)")
+        let unknown = try run(Paths.podium, ["pattern", #"rolled $ s "bd""#])
+        #expect(unknown.status == 1 && unknown.stderr.contains("`rolled` is not supported yet"), "\(unknown.stderr)")
     }
 
     // Thread: any

@@ -34,6 +34,10 @@ struct PatternExpressionTidalTests {
         (#"loopAt "<1 2>" $ s "break""#, 4),
         (#"every 2 (chop 2) $ s "bd sn" # speed 1.5"#, 4),
         (#"stut 3 0.5 (1/8) $ s "bd sn""#, 2),
+        (#"shuffle 4 $ s "bd sn hh cp""#, 4),
+        (#"shuffle "<2 4>" $ n "0 .. 7" # s "superpiano""#, 4),
+        (#"scramble 4 $ s "bd*2 [~ sn] hh cp""#, 4),
+        (#"every 2 (scramble 8) $ n (scale "minor" "0 .. 7") # s "superpiano""#, 4),
         (#"stut "<3 4>" 0.3 "<0.125 0.25>" $ s "bd*2 [~ sn]" # gain 1.2"#, 3),
         (#"stutWith 3 (1/3) (# speed 2) $ s "bd sn""#, 2),
         (#"stut' 3 (1/16) (|* speed 1.5) $ n "0 3" # s "superpiano""#, 2),
@@ -308,8 +312,8 @@ struct PatternLanguageTests {
         #expect(error(#"d1 $ s "bd*2 [sn""#)?.column == 14)
         let block = error("d1 $ s \"bd*2\"\n   # n \"[1 2\"")
         #expect(block?.line == 2 && block?.column == 9)
-        #expect(error(#"shuffle 4 $ s "bd""#)?.message == "`shuffle` is not supported yet")
-        #expect(error(#"shuffle 4 $ s "bd""#)?.column == 6)
+        #expect(error(#"rolled $ s "bd""#)?.message == "`rolled` is not supported yet")
+        #expect(error(#"rolled $ s "bd""#)?.column == 6)
         #expect(error(#"foo 3"#)?.message == "unknown name `foo`")
         let fastError = error(#"fast (s "bd") $ s "x""#)
         #expect(fastError?.column == 12)

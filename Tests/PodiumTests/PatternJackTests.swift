@@ -288,7 +288,7 @@ final class PatternJackTests {
         setcps 1
         d1 $ s "lvl*2 [~ lvl]" # gain "<0.1 0.2>"
         d2 $ s "lvl*2 [lvl" # gain 0.3
-        d3 $ shuffle 4 $ s "lvl"
+        d3 $ rolled $ s "lvl"
         d4 $ s "nosuch*4"
         d6 $ s "lvl*99999999"
         d7 $ fast 1e9 $ s "lvl"
@@ -311,7 +311,7 @@ final class PatternJackTests {
         let out = r.stdout + r.stderr
         #expect(out.contains("d1: playing"), "\(out)")
         #expect(out.contains("d2 $ s \"lvl*2 [lvl\" # gain 0.3\n              ^ 15: unclosed"), "the column of the unclosed bracket, with a caret: \(out)")
-        #expect(out.contains("`shuffle` is not supported yet"), "\(out)")
+        #expect(out.contains("`rolled` is not supported yet"), "\(out)")
         #expect(out.components(separatedBy: "no instrument \"nosuch\"").count == 2, "one message for the missing instrument: \(out)")
         #expect(out.components(separatedBy: "has no parameter `cutoff`").count == 2, "one message for the undeclared control: \(out)")
         #expect(out.contains("d5: playing"), "\(out)")
