@@ -79,15 +79,21 @@ final class PlayCLITests {
         #expect(r2.stderr.contains("cannot listen for OSC on 127.0.0.1:\(blocker.port): Address already in use"))
     }
 
-    @Test("SIGTERM while the performance is still starting is not lost: it stops once started, exit 0 (libdispatch's signal source ignored a SIGTERM that came before its handler was in place)")
-    func sigtermWhileStarting() throws {
+    /// `podium play sine.csd` on the test server as `name`, its stderr on a pipe.
+    func playSine(name: String) throws -> (Process, Pipe) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Paths.podium)
-        p.arguments = ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--name", "podstart", "--no-connect", "--osc-port", "0"]
+        p.arguments = ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--name", name, "--no-connect", "--osc-port", "0"]
         let err = Pipe()
         p.standardError = err
         p.standardOutput = FileHandle.nullDevice
         try p.run()
+        return (p, err)
+    }
+
+    @Test("SIGTERM while the performance is still starting is not lost: it stops once started, exit 0 (libdispatch's signal source ignored a SIGTERM that came before its handler was in place)")
+    func sigtermWhileStarting() throws {
+        let (p, err) = try playSine(name: "podstart")
         // The start's first line: the engine plays, the surfaces are still starting.
         var text = ""
         let deadline = Date().addingTimeInterval(15)
@@ -105,13 +111,7 @@ final class PlayCLITests {
 
     @Test("SIGTERM stops cleanly: ports unregistered, statistics printed")
     func sigterm() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Paths.podium)
-        p.arguments = ["play", Paths.orchestra("sine.csd"), "--server", server.name, "--name", "podterm", "--no-connect", "--osc-port", "0"]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        let (p, err) = try playSine(name: "podterm")
         let probe = try CaptureClient(server: server.name, channels: 1, seconds: 1, name: "termprobe")
         #expect(eventually(5) { jack_port_by_name(probe.client, "podterm:out_1") != nil })
         Thread.sleep(forTimeInterval: 0.3)
