@@ -58,14 +58,9 @@ public enum Transition: Sendable, Equatable {
             let out = degradeBy(_slow(t, envL()).rotR(now), old)
             let into = degradeBy(_slow(t, envLR()).rotR(now), new)
             return out.overlay(into)
-        case let .jumpIn(n):
-            return wash(now + Time(Int64(n)), new: new, old: old)
-        case let .jumpIn_(n):
-            return wash(now.nextSam + Time(Int64(n)), new: new, old: old)
-        case let .jumpMod(n):
-            let n = max(n, 1)
-            let wait = (n - 1) - Int(hmod(Int(now.floorInt), n))
-            return wash(now.nextSam + Time(Int64(wait)), new: new, old: old)
+        case .jumpIn, .jumpIn_, .jumpMod:
+            // The switch point is where the jump is over (`settled`).
+            return wash(settled(now: now, new: new)?.at ?? now, new: new, old: old)
         case let .interpolateIn(t):
             let automation = _slow(t, envL()).rotR(now)
             // Tidal's `f <$> pat' *> pat <* automation`: the new pattern's structure, each value
