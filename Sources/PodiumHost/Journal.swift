@@ -1,4 +1,5 @@
 import Foundation
+import PodiumEngine
 import PodiumRealtime
 
 /// The performance's journal: every command the audio thread applied, every async compile and
@@ -22,7 +23,7 @@ import PodiumRealtime
 /// into storage reserved before the performance, or, when too long, set between two callbacks
 /// found with `callbackSeq`); MIDI messages; hushes; the beat clock's `clock` lines; rebuilds.
 public final class Journal: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PriorityLock()
     /// Finished lines no writer has taken yet.
     private var pending: [JournalLine] = []
     /// Lines journaled so far (taken or pending).

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumEngine
 
 /// The instruments' p-field layouts (`PatternNotes.layouts`) of the orchestra texts compiled so
 /// far, worked out once per text as texts are added: the sampler's and SuperDirt's synths make
@@ -7,7 +8,7 @@ import Foundation
 /// over an earlier one for the instruments it defines. Shared by the scheduler and the answers
 /// to definitions (`PatternAudit.swift`).
 final class LayoutCache: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PriorityLock()
     private var count = 0
     private var layouts: [String: [String]] = [:]
 

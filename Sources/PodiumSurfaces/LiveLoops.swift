@@ -57,7 +57,7 @@ public final class LiveLoops: @unchecked Sendable {
 
     let driver: JackDriver
     let producer: CommandProducer
-    private let lock = NSLock()
+    private let lock = PriorityLock()
     private var loops: [String: Running] = [:]
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)
