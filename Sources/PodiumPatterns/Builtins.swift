@@ -16,6 +16,21 @@ enum Parameter: Sendable {
     case number
     /// A pair of plain numbers (`zoom (0.25, 0.75)`).
     case pair
+    /// A list of plain values of the result's kind (`choose ["bd", "sn"]`, `fit 1 [0, 2, 7]`).
+    case values
+    /// A list of plain numbers (`spaceOut [1, 0.5]`, `toScale [0, 2, 7]`).
+    case numbers
+    /// A list of functions (`layer [rev, fast 2]`, `jux' [id, rev]`).
+    case functions
+    /// A list of (plain value, weight) pairs (`wchoose [("bd", 1), ("sn", 0.5)]`).
+    case weightedValues
+    /// A list of (pattern, weight) pairs (`wrandcat [(s "bd*2", 1), (s "hh*4", 2)]`).
+    case patternWeights
+    /// A function given each value of the next parameter's list, then the pattern (`spread`'s
+    /// `fast` in `spread fast [1, 2]`, or `($)` for a list of functions).
+    case spreader
+    /// The list `spreader`'s function is given, one value at a time.
+    case spreadValues
 }
 
 /// A built-in's arguments, each ready for the function it runs.
@@ -27,6 +42,15 @@ enum BuiltinArgument {
     case text(String)
     case number(Time)
     case pair(Time, Time)
+    case values([ControlMap])
+    case numbers([Time])
+    case functions([@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>])
+    case weightedValues([(ControlMap, Double)])
+    case patternWeights([(Pattern<ControlMap>, Double)])
+    /// `spread`'s patterns: the function given each value, then the pattern.
+    case applied([Pattern<ControlMap>])
+    /// Taken with the next parameter (`spreader`).
+    case none
 }
 
 /// The arguments, read by position and as the type the transformation wants.
@@ -45,6 +69,14 @@ struct BuiltinArguments {
     func text(_ i: Int) -> String { if case let .text(s) = items[i] { return s }; return "" }
     func number(_ i: Int) -> Time { if case let .number(t) = items[i] { return t }; return .zero }
     func pair(_ i: Int) -> (Time, Time) { if case let .pair(s, e) = items[i] { return (s, e) }; return (.zero, .zero) }
+    func plainValues(_ i: Int) -> [ControlMap] { if case let .values(v) = items[i] { return v }; return [] }
+    func numbers(_ i: Int) -> [Time] { if case let .numbers(v) = items[i] { return v }; return [] }
+    /// A list of plain numbers as whole numbers (floored, clamped).
+    func ints(_ i: Int) -> [Int] { numbers(i).map { Int(clamping: $0.floorInt) } }
+    func fs(_ i: Int) -> [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] { if case let .functions(f) = items[i] { return f }; return [] }
+    func weightedValues(_ i: Int) -> [(ControlMap, Double)] { if case let .weightedValues(v) = items[i] { return v }; return [] }
+    func patternWeights(_ i: Int) -> [(Pattern<ControlMap>, Double)] { if case let .patternWeights(v) = items[i] { return v }; return [] }
+    func applied(_ i: Int) -> [Pattern<ControlMap>] { if case let .applied(v) = items[i] { return v }; return [] }
     /// A plain-valued argument as a pattern of the value itself.
     func values(_ i: Int) -> Pattern<Value> { p(i).map { $0[plainValueKey] ?? .int(0) } }
     func time(_ i: Int) -> Pattern<Time> { p(i).map { Builtins.time($0[plainValueKey]) } }
@@ -129,6 +161,12 @@ struct Builtin: Sendable {
                         if case let .pattern(_, k, _) = t[1] { return k }
                     }
                 }
+            case .patternWeights:
+                if case let .list(items, _) = a {
+                    for case let .tuple(t, _) in items where t.count == 2 {
+                        if case let .pattern(_, k, _) = t[0] { return k }
+                    }
+                }
             default: continue
             }
         }
@@ -141,7 +179,7 @@ struct Builtin: Sendable {
         let context = "`\(name)`"
         let failure = FailureBox()
         var items: [BuiltinArgument] = []
-        for (p, a) in zip(parameters, args) {
+        for (index, (p, a)) in zip(parameters, args).enumerated() {
             switch p {
             case let .pattern(pk): items.append(.pattern(try ev.coerce(a, to: pk, context)))
             case .same: items.append(.pattern(try ev.coerce(a, to: k, context)))
@@ -167,6 +205,49 @@ struct Builtin: Sendable {
             case .pair:
                 guard case let .tuple(t, _) = a, t.count == 2 else { throw Builtins.expected("a pair of numbers (`(0.25, 0.75)`)", context, a) }
                 items.append(.pair(try Builtins.plainNumber(t[0], context), try Builtins.plainNumber(t[1], context)))
+            case .values:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of values (`[\"bd\", \"sn\"]`, `[0, 2, 7]`)", context, a) }
+                var vs: [ControlMap] = []
+                for x in xs { vs.append(try Builtins.plainValue(x, k, ev, context)) }
+                items.append(.values(vs))
+            case .numbers:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of numbers (`[1, 0.5, 2]`)", context, a) }
+                var ns: [Time] = []
+                for x in xs { ns.append(try Builtins.plainNumber(x, context)) }
+                items.append(.numbers(ns))
+            case .functions:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of functions (`[rev, fast 2, (# speed 2)]`)", context, a) }
+                var fs: [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] = []
+                for x in xs { fs.append(try ev.function(x, kind: k, context, failure: failure)) }
+                items.append(.functions(fs))
+            case .weightedValues:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of pairs (`[(\"bd\", 1), (\"sn\", 0.5)]`)", context, a) }
+                var vs: [(ControlMap, Double)] = []
+                for x in xs {
+                    guard case let .tuple(t, _) = x, t.count == 2 else { throw Builtins.expected("a pair of a value and its weight (`(\"bd\", 1)`)", context, x) }
+                    vs.append((try Builtins.plainValue(t[0], k, ev, context), try Builtins.plainNumber(t[1], context).double))
+                }
+                items.append(.weightedValues(vs))
+            case .patternWeights:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of pairs (`[(s \"bd*2\", 1), (s \"hh*4\", 2)]`)", context, a) }
+                var ps: [(Pattern<ControlMap>, Double)] = []
+                for x in xs {
+                    guard case let .tuple(t, _) = x, t.count == 2 else { throw Builtins.expected("a pair of a pattern and its weight (`(s \"bd\", 1)`)", context, x) }
+                    ps.append((try ev.coerce(t[0], to: k, context), try Builtins.plainNumber(t[1], context).double))
+                }
+                items.append(.patternWeights(ps))
+            case .spreader:
+                items.append(.none)
+            case .spreadValues:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list (`[1, 2]`, `[rev, fast 2]`)", context, a) }
+                guard index >= 1, index + 1 < args.count else { throw Builtins.expected("a list", context, a) }
+                let f = args[index - 1], pattern = try ev.coerce(args[index + 1], to: k, context)
+                var ps: [Pattern<ControlMap>] = []
+                for x in xs {
+                    let r = try ev.apply(try ev.apply(f, x, at: x.position), .pattern(pattern, k, pos), at: pos)
+                    ps.append(try ev.coerce(r, to: k, context))
+                }
+                items.append(.applied(ps))
             }
         }
         let out = try run(BuiltinArguments(items: items, position: pos), k)
@@ -189,6 +270,18 @@ enum Builtins {
     static func plainNumber(_ v: RuntimeValue, _ context: String) throws(PatternError) -> Time {
         if case let .poly(p) = v, let n = p.number { return n.value }
         throw expected("a plain number", context, v)
+    }
+
+    /// A plain value (`"bd"`, `3`, `(-1)`) of kind `k`: a pattern of one event a cycle, the
+    /// whole cycle, and no other.
+    // Thread: any
+    static func plainValue(_ v: RuntimeValue, _ k: PatternKind, _ ev: ExpressionEvaluator, _ context: String) throws(PatternError) -> ControlMap {
+        let p = try ev.coerce(v, to: k, context)
+        let es = p.queryArc(0, 1)
+        guard es.count == 1, es[0].whole == Arc(0, 1), es[0].part == Arc(0, 1) else {
+            throw expected("a plain value (`\"bd\"`, `3`), not a pattern of several", context, v)
+        }
+        return es[0].value
     }
 
     // Thread: any

@@ -59,18 +59,13 @@ extension Builtins {
 
     /// Tidal functions this language does not have yet: named as such rather than unknown.
     static let unsupported: Set<String> = Set("""
-    loopFirst rolled rolledBy \
-    toScale toScale' chew bite squeeze ur fit fit' stutter echo echoWith plyWith nTake wchoose \
-    wchooseBy choose chooseBy cycleChoose wedge whenT ifp within' spin stripe ghost ghostWith \
-    inv fix unfix contrast spread fastspread slowspread spreadf spreadChoose spreadr select selectF \
-    pickF layer steps interlace seqP seqPLoop wait sig gap weave weaveWith jux4 juxcut juxcut' jux' \
-    superimpose' smash smash' lindenmayer markovPat mono swap press pressBy smooth numerals trigger qtrigger \
-    qt reset restart fadeIn fadeOut fadeInFrom fadeOutFrom inhabit binary binaryN ascii grain necklace \
-    timeLoop euclidOffFull xfade xfadeIn clutch clutchIn anticipate anticipateIn jumpIn jumpIn' jumpMod \
-    mortal interpolate interpolateIn histpan wash resetCycles all solo unsolo mute unmute \
-    fromList fromMaybes listToPat fastFromList flatpat brand brandBy wrandcat degradeBy' unDegradeBy' ncat \
-    sec msec cps getcps lingerBy fastSqueeze slowSqueeze bite squeezeJoin nT nTake toScale rolledWith \
-    chooseBy wchoose plyWith range' irand' perlinWith perlin2 perlin2With
+    rolled rolledBy ur fit' nTake whenT ifp \
+    steps interlace seqP seqPLoop wait sig gap weave weaveWith \
+    superimpose' smash smash' lindenmayer markovPat swap smooth numerals trigger \
+    qtrigger qt reset restart fadeIn fadeOut fadeInFrom fadeOutFrom inhabit \
+    euclidOffFull histpan fromMaybes flatpat degradeBy' unDegradeBy' \
+    ncat sec msec cps getcps lingerBy squeezeJoin nT rolledWith range' irand' perlinWith perlin2 \
+    perlin2With
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others

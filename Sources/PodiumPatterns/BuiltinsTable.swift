@@ -93,6 +93,7 @@ extension Builtins {
         }
         t["stutWith"] = Builtin([.pattern(.int), .pattern(.time), .function, .same]) { a, _ in stutWith(a.int(0), a.time(1), a.f(2), a.p(3)) }
         t["stut'"] = t["stutWith"]
+        t["echoWith"] = t["stutWith"]  // Tidal 1.9's name for it (1.7's `echo` is `stutter 2`)
         // Arpeggios: a chord's notes one after another.
         t["arp"] = Builtin([.pattern(.string), .same]) { a, _ in arp(a.p(0).map { $0[plainValueKey]?.string ?? "" }, a.p(1)) }
         t["arpeggiate"] = Builtin([.same]) { a, _ in arpeggiate(a.p(0)) }
@@ -135,6 +136,7 @@ extension Builtins {
         t["fastAppend"] = Builtin([.same, .same]) { a, _ in fastcat([a.p(0), a.p(1)]) }
         t["fastappend"] = t["fastAppend"]
         for (name, op, structure) in operators { t[name] = operatorBuiltin(name, op, structure) }
+        addListFunctions(&t)
         return t
     }()
 
@@ -142,6 +144,14 @@ extension Builtins {
     static let constants: [String: @Sendable (SourcePosition) -> PolyPattern] = {
         var c: [String: @Sendable (SourcePosition) -> PolyPattern] = [:]
         c["silence"] = { pos in PolyPattern(position: pos, number: nil, text: nil) { _ in .silence } }
+        c["brand"] = { pos in
+            PolyPattern(position: pos, number: nil, text: nil) { k throws(PatternError) in
+                guard k == .bool else {
+                    throw PatternError("`brand` is a signal of booleans, where \(k.expectation) is expected", column: pos.column, line: pos.line)
+                }
+                return bools(brand())
+            }
+        }
         let signals: [(String, @Sendable () -> Pattern<Double>)] = [
             ("sine", sine), ("cosine", cosine), ("saw", saw), ("isaw", isaw), ("tri", tri), ("square", square),
             ("sine2", sine2), ("cosine2", cosine2), ("saw2", saw2), ("isaw2", isaw2), ("tri2", tri2), ("square2", square2),

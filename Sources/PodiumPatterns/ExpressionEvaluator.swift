@@ -141,7 +141,13 @@ struct ExpressionEvaluator {
                 try self.apply(try self.apply(f, args[0], at: pos), rv, at: r.position)
             })
         case let .operatorName(op, pos):
-            if op == "$" || op == "." {
+            // `($)`: a function given a function, then a pattern (`spread ($) [rev, fast 2]`).
+            if op == "$" {
+                return .function(FunctionValue(name: "($)", parameters: [.function, .same], position: pos) { args throws(PatternError) in
+                    try self.apply(args[0], args[1], at: pos)
+                })
+            }
+            if op == "." {
                 throw PatternError("`(\(op))` on its own is not supported", column: pos.column, line: pos.line)
             }
             return try lookup(op, pos)

@@ -15,7 +15,9 @@ public enum PatternReference {
     /// name that is not a function.
     public static func signature(_ name: String) -> String? {
         // Signals and silence: patterns of whichever kind the context asks for.
-        if Builtins.constants[name] != nil { return "\(name) :: " + (name == "silence" ? "Pattern a" : "Pattern n") }
+        if Builtins.constants[name] != nil {
+            return "\(name) :: " + (name == "silence" ? "Pattern a" : name == "brand" ? "Pattern Bool" : "Pattern n")
+        }
         guard let b = Builtins.table[name] else { return nil }
         let result: String
         switch b.result {
@@ -73,6 +75,24 @@ public enum PatternReference {
         "swingBy": "delays every other of N subdivisions by the amount",
         "run": "0 1 2 … N−1 in one cycle",
         "silence": "no events",
+        "spread": "the function given each value in turn, one a cycle: spread fast [1, 2]; spread ($) [rev, fast 2]",
+        "fastspread": "spread, all the values within each cycle",
+        "layer": "plays every function's version at once: layer [rev, fast 2]",
+        "choose": "one of the values at random (continuous: give it structure with segment)",
+        "wchoose": "one of the values at random, by weight: wchoose [(\"bd\", 1), (\"sn\", 0.5)]",
+        "fix": "applies the function to the events whose controls match: fix (fast 2) (s \"hh\")",
+        "toScale": "degrees through a list of semitones: toScale [0, 2, 7] \"0 1 2 3\"",
+        "stitch": "takes its rhythm from a boolean pattern, the first pattern at true, the second at false",
+        "wedge": "the first pattern in the first part of each cycle, the second in the rest",
+        "repeatCycles": "plays each cycle N times before moving on",
+        "stripe": "plays the pattern N times a cycle, each at a random speed",
+        "jux'": "each function's version at its own place across the stereo field",
+        "squeeze": "the numbered pattern from the list, squeezed into each event",
+        "fit": "values from a list by step numbers, moved on N each cycle",
+        "mono": "one event at a time: overlapping events cut",
+        "press": "each event moved halfway into its own time (syncopation)",
+        "bite": "plays the numbered one of N parts of each cycle in each event",
+        "ghost": "adds two quieter, shorter, higher copies after each event (ghost notes)",
     ]
 
     /// `speed`: "a number (Tidal's pF)"; nil for a name that is not a control.
@@ -108,6 +128,13 @@ public enum PatternReference {
         case .text: return "String"
         case .number: return "Time"
         case .pair: return "(Time, Time)"
+        case .values: return "[a]"
+        case .numbers: return "[Time]"
+        case .functions: return "[Pattern a -> Pattern a]"
+        case .weightedValues: return "[(a, Double)]"
+        case .patternWeights: return "[(Pattern a, Double)]"
+        case .spreader: return "(b -> Pattern a -> Pattern a)"
+        case .spreadValues: return "[b]"
         }
     }
 }

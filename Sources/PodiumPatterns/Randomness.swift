@@ -92,3 +92,61 @@ public func randcat<T>(_ ps: [Pattern<T>]) -> Pattern<T> {
     let cat = slowcat(ps)
     return bind(shifts) { cat.rotL($0) }
 }
+
+/// Each cycle cut into `n` parts of random lengths (1, 2 or 3 shares each, from `choose`
+/// sampled at the middle of the cycle plus `i/n`), numbered 0 to n - 1 (Tidal's `randStruct`).
+public func randStruct(_ n: Int) -> Pattern<Int> {
+    Pattern<Int> { st in
+        // Its n parts are work, metered as cycles walked are (QueryBudget).
+        guard n > 0, QueryBudget.spend(n) else { return [] }
+        let sam = st.start.sam
+        let shares = (0..<n).map { x -> Time in
+            let t = sam + Time(1, 2) + Time(Int64(x), Int64(n))
+            return Time(Int64([1, 2, 3][min(2, Int((TidalRandom.timeToRand(t) * 3).rounded(.down)))]))
+        }
+        let total = shares.reduce(Time.zero, +)
+        var ends: [Time] = []
+        var sum = Time.zero
+        for s in shares { sum += s; ends.append(sum / total) }
+        // Tidal's pairUp: [0, e0], [e0, e1] … and the last part to 1.
+        var arcs: [Arc] = [Arc(0, ends[0])]
+        if n >= 2 {
+            for i in 0..<(n - 2) { arcs.append(Arc(ends[i], ends[i + 1])) }
+            arcs.append(Arc(ends[n - 2], 1))
+        }
+        return arcs.enumerated().compactMap { i, a in
+            let w = Arc(a.start + sam, a.stop + sam)
+            return st.subArc(w).map { Event(whole: w, part: $0, value: i) }
+        }
+    }.splitQueries()
+}
+
+/// Each event of `s` (numbered `i`, of the cycle's `len`) holds `p` shifted by `i` cycles,
+/// squeezed into it (Tidal's `substruct'`). Tidal returns each event's whole span whatever the
+/// query; here only what falls in the query (the same for whole-cycle queries), so that a
+/// scheduler querying a cycle in slices posts each event once.
+public func substructShifted<T>(_ s: Pattern<Int>, _ p: Pattern<T>) -> Pattern<T> {
+    let sq = s.query
+    return Pattern<T> { st in
+        let cycle = Arc(st.start.sam, st.start.nextSam)
+        let len = Int64(sq(cycle).count)
+        guard len > 0 else { return [] }
+        return sq(st).flatMap { e -> [Event<T>] in
+            guard let w = e.whole else { return [] }
+            let shifted = _inside(Time(1, len), { $0.rotR(Time(Int64(e.value))) }, p)
+            return compressArc(w.cycleArc, shifted).query(w).compactMap { x in
+                guard let part = x.part.subArc(st) else { return nil }
+                var c = x
+                c.part = part
+                if part.start == part.stop, x.part.start != x.part.stop { return nil }
+                return c
+            }
+        }
+    }
+}
+
+/// `n` repeats of the pattern a cycle, each of a random length (Tidal's `_stripe`).
+public func _stripe<T>(_ n: Int, _ p: Pattern<T>) -> Pattern<T> { substructShifted(randStruct(n), p) }
+
+/// Tidal's `stripe`, the count patterned.
+public func stripe<T>(_ n: Pattern<Int>, _ p: Pattern<T>) -> Pattern<T> { tParam(_stripe, n, p) }

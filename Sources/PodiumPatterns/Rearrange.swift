@@ -9,6 +9,8 @@
 public func randrun(_ n: Int) -> Pattern<Int> {
     guard n > 0 else { return .silence }
     return Pattern<Int> { a in
+        // Its n numbers are work, metered as cycles walked are (QueryBudget).
+        guard QueryBudget.spend(n) else { return [] }
         let cycle = a.start.sam
         let rands = TidalRandom.timeToRands(cycle, n)
         // Tidal's `sortOn fst` (stable) of (random, index).

@@ -102,3 +102,14 @@ public enum Scales {
 public func scale(_ name: Pattern<String>, _ degrees: Pattern<Int>) -> Pattern<Double> {
     appLeft(degrees, name) { n, name in Scales.note(Scales.byName[name] ?? [0], n) }
 }
+
+/// Degrees through a list of steps, `octave` semitones more each time round (Tidal's
+/// `toScale'`; `toScale` is `toScale' 12`). An empty list is silence.
+public func toScale(_ octave: Int, _ steps: [Double], _ degrees: Pattern<Int>) -> Pattern<Double> {
+    if steps.isEmpty { return .silence }
+    let n = steps.count
+    return degrees.map { x in
+        let round = (x - hmod(x, n)) / n
+        return steps[hmod(x, n)] + Double(octave) * Double(round)
+    }
+}

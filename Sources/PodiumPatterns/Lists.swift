@@ -1,0 +1,133 @@
+/// Tidal 1.7.10's functions that take lists (`Sound.Tidal.UI`): a function spread over values,
+/// functions layered or picked, patterns picked by number, values fitted to steps. The
+/// language builds the list's patterns (`spread fast [1, 2]` is `[fast 1 p, fast 2 p]`); these
+/// combine them as Tidal does.
+
+// Thread: any (all of this file)
+
+/// Haskell's `!!!`: the list read cyclically.
+@inline(__always)
+func cyclic<T>(_ xs: [T], _ i: Int) -> T { xs[hmod(i, xs.count)] }
+
+/// One each cycle, in turn (Tidal's `spread`/`slowspread`, given `map (\x -> f x p) xs`).
+public func spread<T>(_ applied: [Pattern<T>]) -> Pattern<T> { slowcat(applied) }
+
+/// All of them in each cycle (Tidal's `fastspread`).
+public func fastspread<T>(_ applied: [Pattern<T>]) -> Pattern<T> { fastcat(applied) }
+
+/// One of them at random each cycle (Tidal's `spreadChoose`/`spreadr`: `_segment 1 (choose
+/// xs)` bound to the function).
+public func spreadChoose<T>(_ applied: [Pattern<T>]) -> Pattern<T> {
+    if applied.isEmpty { return .silence }
+    return bind(_segment(1, choose(Array(applied.indices)))) { applied[$0] }
+}
+
+/// Every function of `p`, stacked (Tidal's `layer`).
+public func layer<T>(_ fs: [@Sendable (Pattern<T>) -> Pattern<T>], _ p: Pattern<T>) -> Pattern<T> {
+    stack(fs.map { $0(p) })
+}
+
+/// Tidal's `_select`: the pattern at `f` (0 to 1) along the list.
+public func _select<T>(_ f: Double, _ ps: [Pattern<T>]) -> Pattern<T> {
+    if ps.isEmpty { return .silence }
+    let x = (max(0, min(1, f.isNaN ? 0 : f)) * Double(ps.count - 1)).rounded(.down)
+    return ps[Int(x)]
+}
+
+/// Tidal's `select`, the position patterned.
+public func select<T>(_ f: Pattern<Double>, _ ps: [Pattern<T>]) -> Pattern<T> { innerJoin(f.map { _select($0, ps) }) }
+
+/// Tidal's `_selectF`: the function at `f` (0 to 1) along the list, applied.
+public func _selectF<T>(_ f: Double, _ fs: [@Sendable (Pattern<T>) -> Pattern<T>], _ p: Pattern<T>) -> Pattern<T> {
+    if fs.isEmpty { return .silence }
+    let x = (max(0, min(0.999999, f.isNaN ? 0 : f)) * Double(fs.count)).rounded(.down)
+    return fs[Int(x)](p)
+}
+
+/// Tidal's `selectF`.
+public func selectF<T>(_ f: Pattern<Double>, _ fs: [@Sendable (Pattern<T>) -> Pattern<T>], _ p: Pattern<T>) -> Pattern<T> {
+    innerJoin(f.map { _selectF($0, fs, p) })
+}
+
+/// Tidal's `pickF`: the function numbered by the pattern (cyclically), applied.
+public func pickF<T>(_ i: Pattern<Int>, _ fs: [@Sendable (Pattern<T>) -> Pattern<T>], _ p: Pattern<T>) -> Pattern<T> {
+    if fs.isEmpty { return .silence }
+    return innerJoin(i.map { cyclic(fs, $0)(p) })
+}
+
+/// Tidal's `squeeze`: the pattern numbered by each event, squeezed into it.
+public func squeeze<T>(_ i: Pattern<Int>, _ ps: [Pattern<T>]) -> Pattern<T> {
+    if ps.isEmpty { return .silence }
+    return squeezeJoin(i.map { cyclic(ps, $0) })
+}
+
+/// `every` for each number, nested (Tidal's `foldEvery`: `foldr (`_every` f) p ns`).
+public func foldEvery<T>(_ ns: [Int], _ f: @escaping @Sendable (Pattern<T>) -> Pattern<T>, _ p: Pattern<T>) -> Pattern<T> {
+    ns.reversed().reduce(p) { acc, n in _every(n, f, acc) }
+}
+
+/// Values from a list by the steps of a pattern of numbers, moved on by `perCycle` each cycle
+/// (Tidal's `_fit`).
+public func _fit<T: Sendable>(_ perCycle: Int, _ xs: [T], _ p: Pattern<Int>) -> Pattern<T> {
+    if xs.isEmpty { return .silence }
+    return p.withEvents { es in
+        es.map { e in
+            let cycle = Int(clamping: e.part.start.floorInt)
+            let (shift, overflow) = perCycle.multipliedReportingOverflow(by: cycle)
+            let (i, o2) = e.value.addingReportingOverflow(overflow ? 0 : shift)
+            return e.with(value: cyclic(xs, o2 ? e.value : i))
+        }
+    }
+}
+
+/// Tidal's `fit`, the step per cycle patterned.
+public func fit<T: Sendable>(_ perCycle: Pattern<Int>, _ xs: [T], _ p: Pattern<Int>) -> Pattern<T> {
+    innerJoin(perCycle.map { _fit($0, xs, p) })
+}
+
+/// One of `xs` at random, each by its weight (Tidal's `wchooseBy`).
+public func wchooseBy<T: Sendable>(_ f: Pattern<Double>, _ pairs: [(T, Double)]) -> Pattern<T> {
+    if pairs.isEmpty { return .silence }
+    var sums: [Double] = []
+    var total = 0.0
+    for (_, w) in pairs { total += w; sums.append(total) }
+    let values = pairs.map(\.0)
+    let last = values[values.count - 1]
+    let cumulative = sums, whole = total
+    return f.map { r in
+        let x = r * whole
+        // Haskell's `head (findIndices (> r * total) cweights)`; past the end (never, for r < 1) the last.
+        if let i = cumulative.firstIndex(where: { $0 > x }) { return values[i] }
+        return last
+    }
+}
+
+/// Tidal's `wchoose`.
+public func wchoose<T: Sendable>(_ pairs: [(T, Double)]) -> Pattern<T> { wchooseBy(rand(), pairs) }
+
+/// One pattern each cycle, at random by weight (Tidal's `wrandcat`: `unwrap $ wchooseBy
+/// (segment 1 rand)`).
+public func wrandcat<T>(_ pairs: [(Pattern<T>, Double)]) -> Pattern<T> {
+    if pairs.isEmpty { return .silence }
+    let indexed = pairs.enumerated().map { ($0.offset, $0.element.1) }
+    let ps = pairs.map(\.0)
+    return bind(wchooseBy(_segment(1, rand()), indexed)) { ps[$0] }
+}
+
+/// One of `xs` at random, a new one each cycle (Tidal's `cycleChoose`).
+public func cycleChoose<T: Sendable>(_ xs: [T]) -> Pattern<T> { _segment(1, choose(xs)) }
+
+/// The pattern with `f` of it, of `f` of that … `n` layers, arpeggiated (Tidal's `_plyWith`).
+public func _plyWith<T>(_ n: Double, _ f: @escaping @Sendable (Pattern<T>) -> Pattern<T>, _ p: Pattern<T>) -> Pattern<T> {
+    // Tidal recurses n times; more than 1,024 layers is refused as silence (it would never end).
+    guard n <= 1024 else { return .silence }
+    var compound = p
+    var k = n
+    while k > 1 { compound = p.overlay(f(compound)); k -= 1 }
+    return arpeggiate(compound)
+}
+
+/// Tidal's `plyWith`.
+public func plyWith<T>(_ n: Pattern<Double>, _ f: @escaping @Sendable (Pattern<T>) -> Pattern<T>, _ p: Pattern<T>) -> Pattern<T> {
+    innerJoin(n.map { _plyWith($0, f, p) })
+}
