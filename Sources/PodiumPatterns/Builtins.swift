@@ -31,6 +31,14 @@ enum Parameter: Sendable {
     case spreader
     /// The list `spreader`'s function is given, one value at a time.
     case spreadValues
+    /// A name for Tidal's bookkeeping (`qtrigger 1`): any literal, not used.
+    case key
+    /// A list of (start, stop, pattern) (`seqP [(0, 4, s "bd*2"), (2, 6, s "hh*4")]`).
+    case triples
+    /// A list of (name, pattern) pairs (`ur`'s and `inhabit`'s `[("a", s "bd*4")]`).
+    case namedPatterns
+    /// A list of (name, function) pairs (`ur`'s `[("double", fast 2)]`).
+    case namedFunctions
 }
 
 /// A built-in's arguments, each ready for the function it runs.
@@ -49,6 +57,9 @@ enum BuiltinArgument {
     case patternWeights([(Pattern<ControlMap>, Double)])
     /// `spread`'s patterns: the function given each value, then the pattern.
     case applied([Pattern<ControlMap>])
+    case triples([(Time, Time, Pattern<ControlMap>)])
+    case namedPatterns([(String, Pattern<ControlMap>)])
+    case namedFunctions([(String, @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>)])
     /// Taken with the next parameter (`spreader`).
     case none
 }
@@ -58,6 +69,8 @@ struct BuiltinArguments {
     var items: [BuiltinArgument]
     /// Where the function's name is (for errors the transformation raises).
     var position: SourcePosition
+    /// The cycle the statement was evaluated at (the triggers'), 0 when none was given.
+    var now: Time = .zero
 
     // Thread: any (all of this type)
     func p(_ i: Int) -> Pattern<ControlMap> { if case let .pattern(p) = items[i] { return p }; return .silence }
@@ -77,6 +90,11 @@ struct BuiltinArguments {
     func weightedValues(_ i: Int) -> [(ControlMap, Double)] { if case let .weightedValues(v) = items[i] { return v }; return [] }
     func patternWeights(_ i: Int) -> [(Pattern<ControlMap>, Double)] { if case let .patternWeights(v) = items[i] { return v }; return [] }
     func applied(_ i: Int) -> [Pattern<ControlMap>] { if case let .applied(v) = items[i] { return v }; return [] }
+    func triples(_ i: Int) -> [(Time, Time, Pattern<ControlMap>)] { if case let .triples(v) = items[i] { return v }; return [] }
+    func namedPatterns(_ i: Int) -> [(String, Pattern<ControlMap>)] { if case let .namedPatterns(v) = items[i] { return v }; return [] }
+    func namedFunctions(_ i: Int) -> [(String, @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>)] {
+        if case let .namedFunctions(v) = items[i] { return v }; return []
+    }
     /// A plain-valued argument as a pattern of the value itself.
     func values(_ i: Int) -> Pattern<Value> { p(i).map { $0[plainValueKey] ?? .int(0) } }
     func time(_ i: Int) -> Pattern<Time> { p(i).map { Builtins.time($0[plainValueKey]) } }
@@ -167,6 +185,12 @@ struct Builtin: Sendable {
                         if case let .pattern(_, k, _) = t[0] { return k }
                     }
                 }
+            case .namedPatterns, .triples:
+                if case let .list(items, _) = a {
+                    for case let .tuple(t, _) in items {
+                        if case let .pattern(_, k, _)? = t.last { return k }
+                    }
+                }
             default: continue
             }
         }
@@ -238,6 +262,33 @@ struct Builtin: Sendable {
                 items.append(.patternWeights(ps))
             case .spreader:
                 items.append(.none)
+            case .triples:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of (start, stop, pattern) (`[(0, 4, s \"bd*2\")]`)", context, a) }
+                var ts: [(Time, Time, Pattern<ControlMap>)] = []
+                for x in xs {
+                    guard case let .tuple(t, _) = x, t.count == 3 else { throw Builtins.expected("a (start, stop, pattern) (`(0, 4, s \"bd*2\")`)", context, x) }
+                    ts.append((try Builtins.plainNumber(t[0], context), try Builtins.plainNumber(t[1], context), try ev.coerce(t[2], to: k, context)))
+                }
+                items.append(.triples(ts))
+            case .namedPatterns, .namedFunctions:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of (name, …) pairs (`[(\"a\", s \"bd*4\")]`)", context, a) }
+                var ps: [(String, Pattern<ControlMap>)] = []
+                var fs: [(String, @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>)] = []
+                var patterns = false
+                if case .namedPatterns = p { patterns = true }
+                for x in xs {
+                    guard case let .tuple(t, _) = x, t.count == 2, case let .poly(name) = t[0], let text = name.text else {
+                        throw Builtins.expected("a pair of a name in quotes and a \(patterns ? "pattern" : "function") (`(\"a\", …)`)", context, x)
+                    }
+                    if patterns { ps.append((text, try ev.coerce(t[1], to: k, context))) }
+                    else { fs.append((text, try ev.function(t[1], kind: k, context, failure: failure))) }
+                }
+                items.append(patterns ? .namedPatterns(ps) : .namedFunctions(fs))
+            case .key:
+                guard case let .poly(pp) = a, pp.number != nil || pp.text != nil else {
+                    throw Builtins.expected("a name (`1`, `\"drums\"`)", context, a)
+                }
+                items.append(.none)
             case .spreadValues:
                 guard case let .list(xs, _) = a else { throw Builtins.expected("a list (`[1, 2]`, `[rev, fast 2]`)", context, a) }
                 guard index >= 1, index + 1 < args.count else { throw Builtins.expected("a list", context, a) }
@@ -250,7 +301,7 @@ struct Builtin: Sendable {
                 items.append(.applied(ps))
             }
         }
-        let out = try run(BuiltinArguments(items: items, position: pos), k)
+        let out = try run(BuiltinArguments(items: items, position: pos, now: ev.now ?? .zero), k)
         failure.open = false
         if let e = failure.error { throw e }
         return out

@@ -59,10 +59,10 @@ extension Builtins {
 
     /// Tidal functions this language does not have yet: named as such rather than unknown.
     static let unsupported: Set<String> = Set("""
-    rolled rolledBy ur fit' nTake whenT ifp \
-    steps interlace seqP seqPLoop wait sig gap weave weaveWith \
-    superimpose' smash smash' lindenmayer markovPat swap smooth numerals trigger \
-    qtrigger qt reset restart fadeIn fadeOut fadeInFrom fadeOutFrom inhabit \
+    rolled rolledBy fit' nTake whenT ifp \
+    steps wait sig gap \
+    superimpose' smash smash' lindenmayer markovPat swap smooth numerals \
+    reset restart \
     euclidOffFull histpan fromMaybes flatpat degradeBy' unDegradeBy' \
     ncat sec msec cps getcps lingerBy squeezeJoin nT rolledWith range' irand' perlinWith perlin2 \
     perlin2With

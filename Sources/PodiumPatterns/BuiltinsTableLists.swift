@@ -94,6 +94,34 @@ extension Builtins {
             return plain(a.double(1).map { ($0 * n).rounded(.up) / n }, k)
         }
         t["qround"] = t["quantise"]
+        // Patterns over longer spans: at set times, by name, woven; fades.
+        t["seqP"] = Builtin([.triples]) { a, _ in seqP(a.triples(0)) }
+        t["seqPLoop"] = Builtin([.triples]) { a, _ in seqPLoop(a.triples(0)) }
+        t["inhabit"] = Builtin([.namedPatterns, .pattern(.string)]) { a, _ in
+            inhabit(a.namedPatterns(0), a.p(1).map { $0[plainValueKey]?.string ?? "" })
+        }
+        t["ur"] = Builtin([.number, .pattern(.string), .namedPatterns, .namedFunctions]) { a, _ in
+            ur(a.number(0), a.p(1).map { $0[plainValueKey]?.string ?? "" }, a.namedPatterns(2), a.namedFunctions(3))
+        }
+        t["weaveWith"] = Builtin([.number, .same, .functions]) { a, _ in weaveWith(a.number(0), a.p(1), a.fs(2)) }
+        t["weave'"] = t["weaveWith"]
+        t["weave"] = Builtin([.number, .pattern(.control), .list], .fixed(.control)) { a, _ in weave(a.number(0), a.p(1), a.list(2)) }
+        t["interlace"] = Builtin([.pattern(.control), .pattern(.control)], .fixed(.control)) { a, _ in interlace(a.p(0), a.p(1)) }
+        t["fadeOut"] = Builtin([.number, .same]) { a, _ in fadeOut(a.number(0), a.p(1)) }
+        t["fadeIn"] = Builtin([.number, .same]) { a, _ in fadeIn(a.number(0), a.p(1)) }
+        t["fadeOutFrom"] = Builtin([.number, .number, .same]) { a, _ in fadeOutFrom(a.number(0), a.number(1), a.p(2)) }
+        t["fadeInFrom"] = Builtin([.number, .number, .same]) { a, _ in fadeInFrom(a.number(0), a.number(1), a.p(2)) }
+        // Restarting from the cycle the statement was evaluated at (Tidal's triggers: the cycle is
+        // the `_t_` control Tidal sets when a slot is given its pattern; the key is not used).
+        t["trigger"] = Builtin([.key, .same]) { a, _ in a.p(1).rotR(a.now) }
+        t["qtrigger"] = Builtin([.key, .same]) { a, _ in a.p(1).rotR(Time(a.now.ceilInt)) }
+        t["ctrigger"] = t["qtrigger"]
+        t["qt"] = t["qtrigger"]
+        t["ftrigger"] = Builtin([.key, .same]) { a, _ in a.p(1).rotR(a.now.sam) }
+        t["rtrigger"] = Builtin([.key, .same]) { a, _ in
+            // Haskell's `round`: halves to even.
+            a.p(1).rotR(Time(Int64(a.now.double.rounded(.toNearestOrEven))))
+        }
         // Control patterns: functions across the stereo field, functions on matching events.
         t["jux'"] = Builtin([.functions, .pattern(.control)], .fixed(.control)) { a, _ in juxList(a.fs(0), a.p(1)) }
         t["jux4"] = Builtin([.function, .pattern(.control)], .fixed(.control)) { a, _ in jux4(a.f(0), a.p(1)) }

@@ -30,11 +30,14 @@ public struct PatternLanguage: Sendable {
     public let extraControls: Set<String>
     /// Names bound by earlier `let` statements, each with its expression's text.
     public var bindings: [String: String]
+    /// The cycle the statement is evaluated at, for `trigger` and `qtrigger` (nil: cycle 0).
+    public var now: Time?
 
     // Thread: any
-    public init(extraControls: Set<String> = [], bindings: [String: String] = [:]) {
+    public init(extraControls: Set<String> = [], bindings: [String: String] = [:], now: Time? = nil) {
         self.extraControls = extraControls
         self.bindings = bindings
+        self.now = now
     }
 
     /// One statement; may span lines (a block: continuation lines). Errors name line and column.
@@ -53,7 +56,7 @@ public struct PatternLanguage: Sendable {
             }
         }
         let e = try ExpressionParser.parse(text)
-        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, now: now)
         var head = e
         var body: Expression?
         switch e {
@@ -132,7 +135,7 @@ public struct PatternLanguage: Sendable {
     /// A control-pattern expression alone (`s "bd*2" # n 3`).
     // Thread: any
     public func pattern(_ text: String) throws(PatternError) -> Pattern<ControlMap> {
-        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, now: now)
         return try controlPattern(try ExpressionParser.parse(text), ev)
     }
 
@@ -159,5 +162,18 @@ public struct PatternLanguage: Sendable {
         s.formUnion(Controls.notes)
         s.formUnion(Controls.aliases.keys)
         return s.sorted()
+    }
+}
+
+extension PatternLanguage {
+    /// The names of Tidal's triggers (`qtrigger 1 $ …`): their pattern restarts from the cycle
+    /// it is evaluated at, so the same statement typed again is a new start, not "unchanged".
+    public static let triggers: Set<String> = ["trigger", "qtrigger", "ctrigger", "qt", "ftrigger", "rtrigger"]
+
+    /// Whether the statement names a trigger (as a name, not inside a string).
+    // Thread: any
+    public static func usesTrigger(_ text: String) -> Bool {
+        guard let tokens = try? ExpressionLexer.tokens(text) else { return false }
+        return tokens.contains { if case let .name(n) = $0.kind { return triggers.contains(n) }; return false }
     }
 }

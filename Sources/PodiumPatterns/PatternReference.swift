@@ -135,6 +135,10 @@ public enum PatternReference {
         case .patternWeights: return "[(Pattern a, Double)]"
         case .spreader: return "(b -> Pattern a -> Pattern a)"
         case .spreadValues: return "[b]"
+        case .key: return "k"
+        case .triples: return "[(Time, Time, Pattern a)]"
+        case .namedPatterns: return "[(String, Pattern a)]"
+        case .namedFunctions: return "[(String, Pattern a -> Pattern a)]"
         }
     }
 }

@@ -145,14 +145,23 @@ public final class PatternPlayer: @unchecked Sendable {
     /// they are typed.
     // Thread: any (the producer's, when one is given)
     func carryOut(_ text: String, source: String?, line: Int = 1, producer: CommandProducer?, loops: LiveLoops?) throws -> (said: String, slot: String?) {
-        let language = PatternLanguage(extraControls: declaredControls, bindings: lock.withLock { bindings })
+        // The cycle `trigger`/`qtrigger` count from: where posting stopped, the first moment a
+        // statement can still change (a swap takes over at the next cycle from there); before
+        // anything was posted, the clock's cycle now (a cycle is a bar of the beat clock).
+        let clock = driver.clock
+        let cycle = clock.quantum > 0 ? driver.beatNow / clock.quantum : 0
+        let posted = lock.withLock { postedUntil }
+        let language = PatternLanguage(extraControls: declaredControls, bindings: lock.withLock { bindings },
+                                       now: posted ?? (cycle.isFinite ? Time(cycle) : nil))
         switch try language.statement(text) {
         case let .play(slot, pattern):
             try PatternPlayer.checkDensity(pattern)
             let ends = PatternPlayer.isSilence(text)
             guard !ends else { return (try define(slot: slot, pattern: pattern, text: text, source: source, line: line, endsAtSwap: true), slot) }
             let (version, audit) = audited(pattern, slot: slot)
-            let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, version: version)
+            // A trigger typed again starts again (a patterns file read again does not).
+            let restart = producer != nil && PatternLanguage.usesTrigger(text)
+            let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, version: version, restart: restart)
             return (PatternPlayer.answer(said, slot: slot, audit), slot)
         case .hush:
             guard let producer else { throw InputError("hush is not run from a patterns file (the file is read again on every save): type it") }
@@ -253,7 +262,7 @@ public final class PatternPlayer: @unchecked Sendable {
     // Thread: any
     @discardableResult
     public func define(slot: String, pattern: Pattern<ControlMap>, text: String, source: String? = nil, line: Int = 1, endsAtSwap: Bool = false,
-                       version: Int? = nil) throws(InputError) -> String {
+                       version: Int? = nil, restart: Bool = false) throws(InputError) -> String {
         lock.lock()
         defer { lock.unlock() }
         func next() -> Int {
@@ -262,7 +271,7 @@ public final class PatternPlayer: @unchecked Sendable {
             return versions
         }
         if var s = slots[slot] {
-            if s.text == text, s.pending == nil, s.source == source {
+            if s.text == text, s.pending == nil, s.source == source, !restart {
                 s.line = line  // the same text moved in its file
                 slots[slot] = s
                 return "\(slot): unchanged"

@@ -210,6 +210,33 @@ final class PatternJackTests {
         }
     }
 
+    @Test("qtrigger starts the pattern from its first cycle at the evaluation's next cycle, and again when typed again")
+    func qtriggerRestarts() throws {
+        try withHeardPatterns(seconds: 9) { driver, loops, capture, problems in
+            let producer = driver.makeProducer()
+            let line = "d1 $ qtrigger 1 $ s \"lvl\" # gain \"<0.1 0.2 0.3 0.4 0.5 0.6 0.7>\" # legato 0.5"
+            Thread.sleep(forTimeInterval: 1.37)   // the clock past its first cycle (a cycle is a second)
+            #expect(try loops.patterns.run(line, producer: producer, loops: loops) == "d1: playing")
+            Thread.sleep(forTimeInterval: 3.3)
+            _ = try loops.patterns.run(line, producer: producer, loops: loops)
+            Thread.sleep(forTimeInterval: 2.5)
+            _ = loops.patterns.hushAll()
+            Thread.sleep(forTimeInterval: 0.3)
+            capture.stopRecording()
+            #expect(problems().isEmpty, "\(problems())")
+            let s = capture.samples(0)
+            let heard = capture.onsets(0, quiet: 2048).compactMap { capture.sampleIndex(ofFrame: $0) }.map { (Double(s[$0 + 8]) * 10).rounded() / 10 }
+            // Two runs, each from the pattern's first cycle (0.1), a cycle at a time.
+            guard let restart = heard.indices.dropFirst().first(where: { heard[$0] == 0.1 }) else {
+                Issue.record("no restart at 0.1: \(heard)"); return
+            }
+            let first = Array(heard[..<restart]), second = Array(heard[restart...])
+            func rising(_ xs: [Double]) -> Bool { xs.enumerated().allSatisfy { abs($1 - 0.1 * Double($0 + 1)) < 0.01 } }
+            #expect(first.count >= 3 && rising(first), "the first run from 0.1: \(heard)")
+            #expect(second.count >= 2 && rising(second), "the second run from 0.1: \(heard)")
+        }
+    }
+
     @Test("mute, solo, unmute and unsoloAll silence the slots they should and nothing else, from the next query on; the slots keep their time")
     func muteAndSolo() throws {
         try withHeardPatterns(seconds: 9) { driver, loops, capture, problems in
