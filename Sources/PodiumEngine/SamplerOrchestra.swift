@@ -7,7 +7,15 @@ public enum SamplerOrchestra {
     /// p4 onwards, in order (what `SampleNotes` fills from an event's controls).
     public static let fields = ["table", "table2", "speed", "begin", "end", "amp", "pan", "accelerate",
                                 "cutoff", "resonance", "hcutoff", "hresonance", "crush", "coarse", "shape",
-                                "cut", "orbit", "room", "size", "delay", "delaytime", "delayfeedback", "sample"]
+                                "cut", "orbit", "room", "size", "delay", "delaytime", "delayfeedback", "sample",
+                                // More of SuperDirt's per-event effects (SamplerEffectsExtra.swift), p27 on.
+                                "vowel", "tremolorate", "tremolodepth", "djf", "bandf", "bandq", "attack", "hold",
+                                "release", "ring", "ringf", "ringdf", "distort", "triode", "krush", "kcutoff", "octer",
+                                "octersub", "octersubsub", "fshift", "fshiftnote", "fshiftphase", "phaserrate",
+                                "phaserdepth", "squiz", "waveloss", "freq",
+                                // The spectral ones, p54 on.
+                                "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram", "binshift", "hbrick",
+                                "lbrick", "real", "imag", "enhance"]
     public static let instrument = "podium_sampler"
     /// The held instrument with every orbit's reverb and delay.
     public static let orbits = "podium_orbits"
@@ -33,7 +41,7 @@ public enum SamplerOrchestra {
 
     /// The whole part, in order: its setup (below), the effects (`SamplerEffects.swift`), the
     /// instruments (`SamplerInstruments.swift`).
-    public static let text = setup + "\n" + effects + "\n" + instruments
+    public static let text = setup + "\n" + extraEffects + "\n" + effects + "\n" + instruments
 
     /// The header (what each p-field means), configuration and global state.
     static let setup = #"""
@@ -72,6 +80,22 @@ public enum SamplerOrchestra {
             p24  delaytime (s, 0..4)  p25 delayfeedback (0..0.9): orbit delay,
                  set by the latest note with delay > 0
             p26  sample identity (any number; for negative cut groups)
+            p27  vowel: 1 a, 2 e, 3 i, 4 o, 5 u (0 off)
+            p28  tremolorate Hz (0 off)  p29 tremolodepth
+            p30  djf + 1 (0 off: djf 0 is sent as 1)
+            p31  bandf Hz (0 off)        p32 bandq
+            p33  attack + 1 s   p34 hold s   p35 release + 1 s (p33 and p35 0: off)
+            p36  ring (0 off)            p37 ringf Hz   p38 ringdf Hz
+            p39  distort   p40 triode   p41 krush   p42 kcutoff Hz (each 0 off)
+            p43  octer   p44 octersub   p45 octersubsub (all 0: off)
+            p46  fshift Hz   p47 fshiftnote   p48 fshiftphase (fshift and fshiftnote 0: off)
+            p49  phaserrate Hz (0 off)   p50 phaserdepth
+            p51  squiz (0 off)           p52 waveloss 0..100 (0 off)
+            p53  freq: the note's frequency (Hz), for fshiftnote
+            p54  xsdelay + 1   p55 tsdelay + 1   p56 freeze + 1   p57 comb + 1
+            p58  smear + 1     p59 scram + 1     p60 binshift + 1 p61 hbrick + 1
+            p62  lbrick + 1    p63 real + 1      p64 imag + 1     p65 enhance + 1
+                 (each 0: not given, off)
 
           podium_orbits (instr; held: reverb and delay of every orbit, after the notes)
             Started by the global code below and by any sending note that finds it

@@ -87,11 +87,14 @@ final class LoParser {
         let tagCount = types.map { strlen($0) } ?? 0
         for i in 0..<Int(argc) {
             guard i < tagCount, let types, let a = argv?[i] else { break }
+            // Each argument read at its own size: liblo allocates 4 bytes for an `i` or `f`, and
+            // `a.pointee` would copy the whole 8-byte lo_arg union (the sanitizer's heap overflow).
+            let raw = UnsafeRawPointer(a)
             switch UInt8(bitPattern: types[i]) {
-            case UInt8(ascii: "i"): args.append(.int(Int64(a.pointee.i)))
-            case UInt8(ascii: "h"): args.append(.int(a.pointee.h))
-            case UInt8(ascii: "f"): args.append(.float(Double(a.pointee.f)))
-            case UInt8(ascii: "d"): args.append(.float(a.pointee.d))
+            case UInt8(ascii: "i"): args.append(.int(Int64(raw.loadUnaligned(as: Int32.self))))
+            case UInt8(ascii: "h"): args.append(.int(raw.loadUnaligned(as: Int64.self)))
+            case UInt8(ascii: "f"): args.append(.float(Double(raw.loadUnaligned(as: Float.self))))
+            case UInt8(ascii: "d"): args.append(.float(raw.loadUnaligned(as: Double.self)))
             case UInt8(ascii: "s"), UInt8(ascii: "S"): args.append(.string(String(cString: UnsafeRawPointer(a).assumingMemoryBound(to: CChar.self))))
             case UInt8(ascii: "T"): args.append(.bool(true))
             case UInt8(ascii: "F"): args.append(.bool(false))

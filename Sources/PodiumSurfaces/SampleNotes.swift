@@ -18,11 +18,21 @@ public enum SampleNotes {
         "legato", "sustain", "cut", "accelerate", "cutoff", "resonance", "hcutoff", "hresonance",
         "crush", "coarse", "shape", "orbit", "room", "size", "delay", "delaytime", "delayfeedback",
         "cps", "cycle", "delta", "bank", "_id_",
+        "vowel", "tremolorate", "tremolodepth", "djf", "bandf", "bandq", "attack", "hold", "release", "ring",
+        "ringf", "ringdf", "distort", "triode", "krush", "kcutoff", "octer", "octersub", "octersubsub",
+        "fshift", "fshiftnote", "fshiftphase", "phaserrate", "phaserdepth", "squiz", "waveloss", "freq",
+        "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram", "binshift", "hbrick", "lbrick", "real", "imag", "enhance",
     ]
+    /// `vowel`'s letters as the sampler's numbers (p27); anything else is no vowel, as in SuperDirt.
+    static let vowels: [String: Double] = ["a": 1, "e": 2, "i": 3, "o": 4, "u": 5]
     /// SuperDirt's values for controls an event leaves out.
     static let defaults: [String: Double] = [
         "speed": 1, "begin": 0, "end": 1, "pan": 0.5, "size": 0.1, "delaytime": 0.25, "delayfeedback": 0.5,
     ]
+    /// Effects whose 0 means something, sent as value + 1 so that a p-field of 0 (not given,
+    /// or a note from elsewhere with fewer p-fields) is off.
+    static let shifted: Set<String> = ["djf", "attack", "release", "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram",
+                                       "binshift", "hbrick", "lbrick", "real", "imag", "enhance"]
 
     /// p3 (seconds) and p4 onwards for one event, into `fields` (p1 and p2 left to the caller,
     /// as 0); the controls the sampler does not read are returned (said once by the caller).
@@ -57,6 +67,10 @@ public enum SampleNotes {
             case "end": v = end
             case "amp": v = amp
             case "sample": v = Double(sample.id)
+            case "vowel": v = c["vowel"]?.string.flatMap { vowels[$0] } ?? 0
+            case _ where shifted.contains(name): v = number(name).map { $0 + 1 } ?? 0
+            // The note's frequency, as SuperDirt's (midinote 60 + note, octave 5), for fshiftnote.
+            case "freq": v = number("freq") ?? 440 * pow(2, (note + 60 - 69) / 12)
             default: v = number(name) ?? defaults[name] ?? 0
             }
             fields.append(v.isFinite ? v : 0)

@@ -98,13 +98,18 @@ enum TextCheck {
             var l = rlimit(rlim_cur: rlim_t(cpuSeconds), rlim_max: rlim_t(cpuSeconds + 1))
             setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &l)
         }
-        if let memoryMiB {
+        // (Not under the address sanitizer, scripts/test --sanitize: its shadow memory and
+        // quarantine need address space far past any limit of the check's own.)
+        if let memoryMiB, !underAddressSanitizer {
             let bytes = rlim_t(mappedBytes()) + rlim_t(memoryMiB) << 20
             var l = rlimit(rlim_cur: bytes, rlim_max: bytes)
             setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &l)
         }
         if cpuSeconds != nil || memoryMiB != nil { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
     }
+
+    /// Whether this binary was built with the address sanitizer (its runtime is linked in).
+    static let underAddressSanitizer = dlsym(nil, "__asan_init") != nil
 
     /// The process's address space now (VmSize in /proc/self/status), in bytes.
     static func mappedBytes() -> Int {
