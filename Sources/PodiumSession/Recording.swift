@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PodiumEngine
 import PodiumHost
 
@@ -84,10 +85,19 @@ public final class Recording: RecordingControl, @unchecked Sendable {
     // Thread: the crash guard's
     public func saveAfterCrash(signal: String, inputs: [String]) -> String? {
         lock.withLock {
-            defer { session = nil }
-            return session?.saveAfterCrash(signal: signal, inputs: inputs)
+            // The session is kept, not released: the audio callback may still be running and
+            // writing into its audio take's ring (RecordTap); released here, it wrote into freed
+            // memory (the address sanitizer's heap-use-after-free, in the crash guard's test).
+            // The process ends within two seconds anyway.
+            guard let kept = session else { return nil }
+            Recording.keptAfterCrash.withLock { $0.append(kept) }
+            session = nil
+            return kept.saveAfterCrash(signal: signal, inputs: inputs)
         }
     }
+
+    /// Sessions saved after a fatal signal, kept alive until the process ends.
+    private static let keptAfterCrash = Mutex<[Session]>([])
 
     /// The session directory while an audio take is recorded.
     public var recordingDirectory: String? {
