@@ -69,8 +69,8 @@ struct BuiltinArguments {
     var items: [BuiltinArgument]
     /// Where the function's name is (for errors the transformation raises).
     var position: SourcePosition
-    /// The cycle the statement was evaluated at (the triggers'), 0 when none was given.
-    var now: Time = .zero
+    /// Where the statement's pattern takes over (the triggers'); nil: cycle 0.
+    var trigger: TriggerStart? = nil
 
     // Thread: any (all of this type)
     func p(_ i: Int) -> Pattern<ControlMap> { if case let .pattern(p) = items[i] { return p }; return .silence }
@@ -301,7 +301,7 @@ struct Builtin: Sendable {
                 items.append(.applied(ps))
             }
         }
-        let out = try run(BuiltinArguments(items: items, position: pos, now: ev.now ?? .zero), k)
+        let out = try run(BuiltinArguments(items: items, position: pos, trigger: ev.trigger), k)
         failure.open = false
         if let e = failure.error { throw e }
         return out
@@ -328,8 +328,9 @@ enum Builtins {
     // Thread: any
     static func plainValue(_ v: RuntimeValue, _ k: PatternKind, _ ev: ExpressionEvaluator, _ context: String) throws(PatternError) -> ControlMap {
         let p = try ev.coerce(v, to: k, context)
-        let es = p.queryArc(0, 1)
-        guard es.count == 1, es[0].whole == Arc(0, 1), es[0].part == Arc(0, 1) else {
+        // Metered as the scheduler's queries are: a list's value is read here, before any check.
+        let (es, exceeded) = QueryBudget.limited(to: QueryBudget.stepsPerCycle) { p.queryArc(0, 1) }
+        guard !exceeded, es.count == 1, es[0].whole == Arc(0, 1), es[0].part == Arc(0, 1) else {
             throw expected("a plain value (`\"bd\"`, `3`), not a pattern of several", context, v)
         }
         return es[0].value

@@ -113,15 +113,17 @@ extension Builtins {
         t["fadeInFrom"] = Builtin([.number, .number, .same]) { a, _ in fadeInFrom(a.number(0), a.number(1), a.p(2)) }
         // Restarting from the cycle the statement was evaluated at (Tidal's triggers: the cycle is
         // the `_t_` control Tidal sets when a slot is given its pattern; the key is not used).
-        t["trigger"] = Builtin([.key, .same]) { a, _ in a.p(1).rotR(a.now) }
-        t["qtrigger"] = Builtin([.key, .same]) { a, _ in a.p(1).rotR(Time(a.now.ceilInt)) }
+        // (Without a player, cycle 0: the pattern as it is, as in Tidal without `_t_`.)
+        func triggered(_ offset: @escaping @Sendable (Time) -> Time) -> Builtin {
+            Builtin([.key, .same]) { a, _ in a.trigger.map { $0.shifted(a.p(1), offset) } ?? a.p(1) }
+        }
+        t["trigger"] = triggered { $0 }
+        t["qtrigger"] = triggered { Time($0.ceilInt) }
         t["ctrigger"] = t["qtrigger"]
         t["qt"] = t["qtrigger"]
-        t["ftrigger"] = Builtin([.key, .same]) { a, _ in a.p(1).rotR(a.now.sam) }
-        t["rtrigger"] = Builtin([.key, .same]) { a, _ in
-            // Haskell's `round`: halves to even.
-            a.p(1).rotR(Time(Int64(a.now.double.rounded(.toNearestOrEven))))
-        }
+        t["ftrigger"] = triggered { $0.sam }
+        // Haskell's `round`: halves to even.
+        t["rtrigger"] = triggered { Time(Int64($0.double.rounded(.toNearestOrEven))) }
         // Control patterns: functions across the stereo field, functions on matching events.
         t["jux'"] = Builtin([.functions, .pattern(.control)], .fixed(.control)) { a, _ in juxList(a.fs(0), a.p(1)) }
         t["jux4"] = Builtin([.function, .pattern(.control)], .fixed(.control)) { a, _ in jux4(a.f(0), a.p(1)) }
@@ -132,6 +134,7 @@ extension Builtins {
         t["ghost"] = Builtin([.pattern(.control)], .fixed(.control)) { a, _ in ghostWith(Time(1, 8), a.p(0)) }
         t["ghost'"] = Builtin([.number, .pattern(.control)], .fixed(.control)) { a, _ in ghostWith(a.number(0), a.p(1)) }
         t["ghost''"] = Builtin([.number, .function, .same]) { a, _ in ghostly(a.number(0), a.f(1), a.p(2)) }
+        t["ghostWith"] = t["ghost''"]  // Tidal 1.9's name for it
         t["spin"] = Builtin([.pattern(.int), .pattern(.control)], .fixed(.control)) { a, _ in spin(a.int(0), a.p(1)) }
         t["stackwith"] = Builtin([.pattern(.control), .list], .fixed(.control)) { a, _ in stackwith(a.p(0), a.list(1)) }
         t["grain"] = Builtin([.pattern(.double), .pattern(.double)], .fixed(.control)) { a, _ in grain(a.double(0), a.double(1)) }

@@ -89,9 +89,9 @@ struct ExpressionEvaluator {
     /// Values bound by `let name = …`, by name: each is the text of its expression, evaluated
     /// where the name is used (`Bindings.swift`).
     var bindings: [String: String] = [:]
-    /// The cycle the statement is evaluated at (`trigger`, `qtrigger`: Tidal's `_t_` controls,
-    /// set when a slot is given a pattern); nil outside a performance.
-    var now: Time? = nil
+    /// Where the statement's pattern takes over (`trigger`, `qtrigger`: Tidal's `_t_` controls,
+    /// set when a slot is given a pattern); nil outside a performance (cycle 0).
+    var trigger: TriggerStart? = nil
 
     // Thread: any
     func evaluate(_ e: Expression) throws(PatternError) -> RuntimeValue {

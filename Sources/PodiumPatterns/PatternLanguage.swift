@@ -30,14 +30,14 @@ public struct PatternLanguage: Sendable {
     public let extraControls: Set<String>
     /// Names bound by earlier `let` statements, each with its expression's text.
     public var bindings: [String: String]
-    /// The cycle the statement is evaluated at, for `trigger` and `qtrigger` (nil: cycle 0).
-    public var now: Time?
+    /// Where the statement's pattern takes over, for `trigger` and `qtrigger` (nil: cycle 0).
+    public var trigger: TriggerStart?
 
     // Thread: any
-    public init(extraControls: Set<String> = [], bindings: [String: String] = [:], now: Time? = nil) {
+    public init(extraControls: Set<String> = [], bindings: [String: String] = [:], trigger: TriggerStart? = nil) {
         self.extraControls = extraControls
         self.bindings = bindings
-        self.now = now
+        self.trigger = trigger
     }
 
     /// One statement; may span lines (a block: continuation lines). Errors name line and column.
@@ -56,7 +56,7 @@ public struct PatternLanguage: Sendable {
             }
         }
         let e = try ExpressionParser.parse(text)
-        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, now: now)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, trigger: trigger)
         var head = e
         var body: Expression?
         switch e {
@@ -135,7 +135,7 @@ public struct PatternLanguage: Sendable {
     /// A control-pattern expression alone (`s "bd*2" # n 3`).
     // Thread: any
     public func pattern(_ text: String) throws(PatternError) -> Pattern<ControlMap> {
-        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, now: now)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, trigger: trigger)
         return try controlPattern(try ExpressionParser.parse(text), ev)
     }
 

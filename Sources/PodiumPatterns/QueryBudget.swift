@@ -29,8 +29,9 @@ public enum QueryBudget {
     static func spend(_ steps: Int) -> Bool {
         guard let p = pthread_getspecific(key) else { return true }
         let meter = Unmanaged<Meter>.fromOpaque(p).takeUnretainedValue()
-        meter.left -= steps
-        if meter.left >= 0 { return true }
+        // (saturating: a step count a pattern's argument chose may be near Int.max)
+        if steps <= meter.left { meter.left -= steps; return true }
+        meter.left = -1
         meter.exceeded = true
         return false
     }

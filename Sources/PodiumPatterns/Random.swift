@@ -91,7 +91,10 @@ public func chooseBy<T: Sendable>(_ f: Pattern<Double>, _ xs: [T]) -> Pattern<T>
     if xs.isEmpty { return .silence }
     let n = xs.count
     return _range(0, Double(n), f).map { v in
-        let i = Int(v.rounded(.down))
-        return xs[((i % n) + n) % n]
+        // Haskell's floor then `!!!`, for any double a pattern gives (NaN and ±inf: the first).
+        guard v.isFinite else { return xs[0] }
+        let r = v.rounded(.down).truncatingRemainder(dividingBy: Double(n))
+        let i = Int(r < 0 ? r + Double(n) : r)
+        return xs[min(max(i, 0), n - 1)]
     }
 }

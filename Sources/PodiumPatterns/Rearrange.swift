@@ -26,7 +26,8 @@ public func randrun(_ n: Int) -> Pattern<Int> {
 
 /// Each n-th of the cycle plays the part of `p` that `index` names (Tidal's `_rearrangeWith`).
 func rearrangeWith<T>(_ index: Pattern<Int>, _ n: Int, _ p: Pattern<T>) -> Pattern<T> {
-    guard n > 0 else { return .silence }
+    // (its n parts are built as a list: more than 65,536 is silence rather than that list)
+    guard n > 0, n <= 1 << 16 else { return .silence }
     let nT = Time(Int64(n))
     let parts = (0..<n).map { i in zoom(Time(Int64(i), Int64(n)), Time(Int64(i + 1), Int64(n)), p) }
     return innerJoin(index.map { i -> Pattern<T> in

@@ -109,7 +109,9 @@ public func toScale(_ octave: Int, _ steps: [Double], _ degrees: Pattern<Int>) -
     if steps.isEmpty { return .silence }
     let n = steps.count
     return degrees.map { x in
-        let round = (x - hmod(x, n)) / n
+        // Haskell's `div` (floor), without a subtraction that could overflow near Int.min.
+        var round = x / n
+        if x % n != 0 && x < 0 { round -= 1 }
         return steps[hmod(x, n)] + Double(octave) * Double(round)
     }
 }

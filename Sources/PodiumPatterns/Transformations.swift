@@ -8,7 +8,8 @@
 /// Haskell's `mod` on integers: the remainder with the divisor's sign (0 for a divisor of 0).
 @inline(__always)
 func hmod(_ a: Int, _ n: Int) -> Int {
-    if n == 0 { return 0 }
+    // (n = ±1: every remainder is 0; Int.min % -1 would trap)
+    if n == 0 || n == 1 || n == -1 { return 0 }
     let r = a % n
     return (r != 0 && (r < 0) != (n < 0)) ? r + n : r
 }
@@ -138,8 +139,23 @@ public func _ply<T: Sendable>(_ n: Time, _ p: Pattern<T>) -> Pattern<T> {
 public func ply<T: Sendable>(_ n: Pattern<Time>, _ p: Pattern<T>) -> Pattern<T> { tParam(_ply, n, p) }
 
 /// `f` applied to one `n`th of each cycle in turn (Tidal's `_chunk`).
+/// Worked out per cycle as `slowcat` of Tidal's list would play it (cycle c plays part c mod n
+/// of cycle ⌊c/n⌋), so that a large `n` (`runWith 1e12`) costs nothing until queried.
 public func _chunk<T>(_ n: Int, _ f: @escaping @Sendable (Pattern<T>) -> Pattern<T>, _ p: Pattern<T>) -> Pattern<T> {
-    slowcat(n <= 0 ? [] : (0..<n).map { within(Time(Int64($0), Int64(n)), Time(Int64($0 + 1), Int64(n)), f, p) })
+    if n <= 0 { return .silence }
+    let k = Int64(n)
+    return Pattern<T> { st in
+        st.cycles.flatMap { a -> [Event<T>] in
+            let cyc = a.start.floorInt
+            let i = ((cyc % k) + k) % k
+            let offset = Time(cyc - (cyc - i) / k)
+            let part = within(Time(i, k), Time(i + 1, k), f, p)
+            return part.query(Arc(a.start - offset, a.stop - offset)).map { e in
+                Event(context: e.context, whole: e.whole.map { $0.withTime { $0 + offset } },
+                      part: e.part.withTime { $0 + offset }, value: e.value)
+            }
+        }
+    }
 }
 
 /// Tidal's `chunk`.
@@ -149,6 +165,8 @@ public func chunk<T>(_ n: Pattern<Int>, _ f: @escaping @Sendable (Pattern<T>) ->
 
 /// `_chunk` running backwards through the cycle (Tidal's `_chunk'`).
 public func _chunkBack<T>(_ n: Int, _ f: @escaping @Sendable (Pattern<T>) -> Pattern<T>, _ p: Pattern<T>) -> Pattern<T> {
+    // (`run n` is built as a list: more than 65,536 parts is silence rather than that list)
+    guard n > 0, n <= 1 << 16 else { return .silence }
     let nt = Time(Int64(n))
     let order = _slow(nt, rev(_run(n)))
     return bind(order) { i in within(Time(Int64(i), Int64(n)), Time(Int64(i + 1), Int64(n)), f, p) }

@@ -51,6 +51,9 @@ public final class PatternPlayer: @unchecked Sendable {
         /// A transition's end: from that cycle on, the pattern that plays the same events
         /// without the old one (`Transition.settled`).
         var settle: (at: Time, pattern: Pattern<ControlMap>)?
+        /// The triggers' takeover, still to be set by the first query (a slot defined while
+        /// nothing was posted starts where that query starts).
+        var trigger: TriggerStart?
     }
 
     let driver: JackDriver
@@ -145,14 +148,12 @@ public final class PatternPlayer: @unchecked Sendable {
     /// they are typed.
     // Thread: any (the producer's, when one is given)
     func carryOut(_ text: String, source: String?, line: Int = 1, producer: CommandProducer?, loops: LiveLoops?) throws -> (said: String, slot: String?) {
-        // The cycle `trigger`/`qtrigger` count from: where posting stopped, the first moment a
-        // statement can still change (a swap takes over at the next cycle from there); before
-        // anything was posted, the clock's cycle now (a cycle is a bar of the beat clock).
+        // Where `trigger`/`qtrigger` count from: set by `define` to where the pattern takes over
+        // (until then, the clock's cycle now: a cycle is a bar of the beat clock).
         let clock = driver.clock
         let cycle = clock.quantum > 0 ? driver.beatNow / clock.quantum : 0
-        let posted = lock.withLock { postedUntil }
-        let language = PatternLanguage(extraControls: declaredControls, bindings: lock.withLock { bindings },
-                                       now: posted ?? (cycle.isFinite ? Time(cycle) : nil))
+        let trigger = TriggerStart(cycle.isFinite ? Time(cycle) : .zero)
+        let language = PatternLanguage(extraControls: declaredControls, bindings: lock.withLock { bindings }, trigger: trigger)
         switch try language.statement(text) {
         case let .play(slot, pattern):
             try PatternPlayer.checkDensity(pattern)
@@ -161,7 +162,8 @@ public final class PatternPlayer: @unchecked Sendable {
             let (version, audit) = audited(pattern, slot: slot)
             // A trigger typed again starts again (a patterns file read again does not).
             let restart = producer != nil && PatternLanguage.usesTrigger(text)
-            let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, version: version, restart: restart)
+            let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, version: version, restart: restart,
+                                  trigger: trigger)
             return (PatternPlayer.answer(said, slot: slot, audit), slot)
         case .hush:
             guard let producer else { throw InputError("hush is not run from a patterns file (the file is read again on every save): type it") }
@@ -262,9 +264,15 @@ public final class PatternPlayer: @unchecked Sendable {
     // Thread: any
     @discardableResult
     public func define(slot: String, pattern: Pattern<ControlMap>, text: String, source: String? = nil, line: Int = 1, endsAtSwap: Bool = false,
-                       version: Int? = nil, restart: Bool = false) throws(InputError) -> String {
+                       version: Int? = nil, restart: Bool = false, trigger: TriggerStart? = nil) throws(InputError) -> String {
         lock.lock()
         defer { lock.unlock() }
+        // Where the pattern takes over, for its triggers: a swap at the next cycle not yet
+        // posted; a new slot where posting stands (nothing before it is posted any more).
+        var unset: TriggerStart?
+        if let trigger {
+            if slots[slot] != nil { trigger.set(nextBoundary) } else if let posted = postedUntil { trigger.set(posted) } else { unset = trigger }
+        }
         func next() -> Int {
             if let version { return version }
             versions += 1
@@ -292,7 +300,8 @@ public final class PatternPlayer: @unchecked Sendable {
         guard slots.count < PatternPlayer.maximumSlots else {
             throw InputError("\(slot): \(PatternPlayer.maximumSlots) patterns play already (d1 silence ends one)")
         }
-        slots[slot] = Slot(pattern: pattern, text: text, source: source, line: line, pendingLine: line, version: next(), typed: pattern)
+        slots[slot] = Slot(pattern: pattern, text: text, source: source, line: line, pendingLine: line, version: next(), typed: pattern,
+                           trigger: unset)
         return "\(slot): playing"
     }
 

@@ -103,6 +103,8 @@ extension PatternPlayer {
         return lock.withLock { () -> Plan? in
             guard !slots.isEmpty || !onces.isEmpty else { postedUntil = nil; return nil }
             var from = postedUntil ?? horizon
+            // Slots defined while nothing was posted take over here: their triggers count from it.
+            if postedUntil == nil { for k in slots.keys { slots[k]!.trigger?.set(from); slots[k]!.trigger = nil } }
             if !relocated, from < now {
                 stallCount += 1
                 if stallSaidAt.map({ Date().timeIntervalSince($0) >= 10 }) ?? true {

@@ -68,7 +68,8 @@ public enum SampleNotes {
             case "amp": v = amp
             case "sample": v = Double(sample.id)
             case "vowel": v = c["vowel"]?.string.flatMap { vowels[$0] } ?? 0
-            case _ where shifted.contains(name): v = number(name).map { $0 + 1 } ?? 0
+            // (a negative value is SuperDirt's 0: the module is on, at its least)
+            case _ where shifted.contains(name): v = number(name).map { max($0, 0) + 1 } ?? 0
             // The note's frequency, as SuperDirt's (midinote 60 + note, octave 5), for fshiftnote.
             case "freq": v = number("freq") ?? 440 * pow(2, (note + 60 - 69) / 12)
             default: v = number(name) ?? defaults[name] ?? 0

@@ -421,6 +421,29 @@ struct PatternLanguageTests {
         #expect(error(String(repeating: "fast 2 $ ", count: 300) + "s \"bd\"") != nil)
     }
 
+    /// Found by reading the new list and cycle functions: each of these trapped (an Int out of
+    /// range, an overflowing budget, Int.min % -1) or tried to build a list as long as a number typed.
+    @Test("numbers at the edges never trap: chooseBy 2e19 and of a huge signal, randrun 9e18 twice, runWith 1e12, bite (-1) of Int.min, toScale of Int.min, a list value of stripe 1e15")
+    func edgeNumbersNeverTrap() throws {
+        let texts = [#"s (chooseBy "2e19" ["bd", "sn"])"#, #"n (segment 4 $ chooseBy (sine * 1e19) [0, 3]) # s "x""#,
+                     #"stack [n (randrun 9e18), n (randrun 9e18)] # s "x""#, #"runWith 1000000000000 rev $ s "bd""#,
+                     #"bite (-1) ("562949953421312" * "16384") $ n "0 1" # s "x""#,
+                     #"n (toScale [0, 2, 7] ("562949953421312" * "16384")) # s "x""#, #"s (choose [stripe 1000000000000000 "a"])"#]
+        var handled = 0
+        for text in texts {
+            // Refused with an error, or queried under the scheduler's budget: never a trap.
+            do {
+                let p = try PatternLanguage().pattern(text)
+                _ = QueryBudget.limited(to: QueryBudget.stepsPerCycle * 4) { p.queryArc(0, 4) }
+                handled += 1
+            } catch { handled += 1 }
+        }
+        #expect(handled == texts.count)
+        // The cheap ones still play: chooseBy's index wraps as Haskell's floor and `!!!` do.
+        let e = EventLines.lines(try PatternLanguage().pattern(#"s (segment 2 $ chooseBy "2e19" ["bd", "sn"])"#), cycles: 1)
+        #expect(e.count == 2, "\(e)")
+    }
+
     // Thread: any
     /// A million statements in CI, in ten seeded parts that run side by side (each the same cases
     /// every run); PODIUM_FUZZ_CASES=N for a quicker run while working (N in all).
