@@ -286,9 +286,11 @@ public final class LiveLoops: @unchecked Sendable {
     // Thread: NRT (owner)
     public func start() {
         guard running.withLock({ r in defer { r = true }; return !r }) else { return }
-        // The texts compiled so far read once, here, not on the scheduler's first tick.
-        _ = patterns.layoutCache.layouts(for: driver.engine.orchestraTexts)
         let thread = Thread { [self] in
+            // The texts compiled so far read once, before the first tick and off the owner's
+            // thread: the sampler's and SuperDirt's texts take a while, and the start (a script's
+            // first line, the recording's first second) does not wait for them.
+            _ = patterns.layoutCache.layouts(for: driver.engine.orchestraTexts)
             // SCHED_FIFO 1 where the process may, as sclang's clocks run on Linux: above every
             // ordinary thread (a browser, a build), below JACK's. Starved for more than the
             // lookahead, the scheduler would post notes late or skip them.
