@@ -48,18 +48,6 @@ static inline void podium_fifo_end(podium_sched_saved s) {
   if (s.changed) pthread_setschedparam(pthread_self(), s.policy, &s.param);
 }
 
-/// A mutex with priority inheritance (PTHREAD_PRIO_INHERIT): a thread holding it runs at the
-/// priority of the highest thread waiting for it, so the pattern scheduler (SCHED_FIFO 1) is not
-/// kept waiting by a nice-5 sample loader that other ordinary threads preempt while it holds it.
-static inline int podium_pi_mutex_init(pthread_mutex_t *m) {
-  pthread_mutexattr_t a;
-  pthread_mutexattr_init(&a);
-  pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
-  int r = pthread_mutex_init(m, &a);
-  pthread_mutexattr_destroy(&a);
-  return r;
-}
-
 /// The calling process is killed when the *thread* that started it ends (prctl(2): not the whole
 /// parent process), so only for a child forked by a process's one thread (prctl is variadic: not
 /// importable).

@@ -78,7 +78,7 @@ public final class Console: @unchecked Sendable {
     /// A pthread lock, not Synchronization's `Mutex`: the warm checker forks children from a
     /// process whose engines used this console, and `Mutex`'s owner check keeps the parent's
     /// thread id in the child (an unlock there traps).
-    private let nrtLock = PriorityLock()
+    private let nrtLock = NSLock()
     private var nrtState = NRTState()
     // Consumer-only state (one drainer).
     private var pending: [Int: (ConsoleLine.Level, String)] = [:]

@@ -25,7 +25,7 @@ final class CompileQueue: @unchecked Sendable {
     /// Compiles waiting at most (a surface that floods is answered at once beyond it).
     static let capacity = 16
 
-    private let lock = PriorityLock()
+    private let lock = NSLock()
     private var jobs: [Job] = []
     private var running = false
     private var stopping = false

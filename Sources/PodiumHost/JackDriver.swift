@@ -27,7 +27,7 @@ public final class JackDriver: @unchecked Sendable {
     let engineOptions: EngineOptions
 
     /// Guards `engine`, `generation`, `liveOrchestras`, `channelCache` and `api` among NRT threads.
-    let lock = PriorityLock()
+    let lock = NSLock()
     var _engine: Engine?
     var generation: UInt32 = 1
     var liveOrchestras: [String] = []
@@ -56,16 +56,16 @@ public final class JackDriver: @unchecked Sendable {
     /// Bindings (MIDI CC maps, learned controllers, bound outputs) and their current table.
     var bindingList: [Binding] = []
     var bindingTable: BindingTable?
-    let bindingLock = PriorityLock()
+    let bindingLock = NSLock()
     /// `:learn`: the channel the next moved controller is bound to.
     var learning: String?
     /// Notes held on MIDI now (for `:chord`).
     var held: Set<Int> = []
 
     /// Serialises handovers to the audio thread with the activation that lets callbacks run.
-    let handoverLock = PriorityLock()
+    let handoverLock = NSLock()
     /// Serialises writers of the hush list (`updateInstrumentBound`).
-    let hushListLock = PriorityLock()
+    let hushListLock = NSLock()
     /// Seconds a handover waits for the callback before it is withdrawn (see EngineHandover.swift).
     public var handoverTimeout: Double = 10
     /// `restartEngine`: the ksmps asked for, the supervisor's answer.
@@ -83,7 +83,7 @@ public final class JackDriver: @unchecked Sendable {
     var reportedClipping = false
     /// Tables built off the audio thread (StagedCompile.swift): one staged compile at a time,
     /// through a producer of its own; each staged table's tag.
-    let stagingLock = PriorityLock()
+    let stagingLock = NSLock()
     var stagingProducer: CommandProducer?
     var stagingTag = 0
     /// The load guard's refusals already reported, and when (at most one notice in 5 s).

@@ -1,5 +1,4 @@
 import Foundation
-import PodiumEngine
 import PodiumRealtime
 
 /// The performance's journal: every command the audio thread applied, every async compile and
@@ -23,7 +22,7 @@ import PodiumRealtime
 /// into storage reserved before the performance, or, when too long, set between two callbacks
 /// found with `callbackSeq`); MIDI messages; hushes; the beat clock's `clock` lines; rebuilds.
 public final class Journal: @unchecked Sendable {
-    private let lock = PriorityLock()
+    private let lock = NSLock()
     /// Finished lines no writer has taken yet.
     private var pending: [JournalLine] = []
     /// Lines journaled so far (taken or pending).

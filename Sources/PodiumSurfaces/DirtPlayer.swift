@@ -44,7 +44,7 @@ public final class DirtPlayer: @unchecked Sendable {
         /// `superpanic` events (each a hush).
         public var panics = 0
     }
-    let statsLock = PriorityLock()
+    let statsLock = NSLock()
     var _stats = Stats()
     public var stats: Stats { statsLock.withLock { _stats } }
     func count(_ body: (inout Stats) -> Void) { statsLock.withLock { body(&_stats) } }

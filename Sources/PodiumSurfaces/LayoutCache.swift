@@ -1,5 +1,4 @@
 import Foundation
-import PodiumEngine
 
 /// The instruments' p-field layouts (`PatternNotes.layouts`) of the orchestra texts compiled so
 /// far, worked out once per text as texts are added: the sampler's and SuperDirt's synths make
@@ -8,7 +7,7 @@ import PodiumEngine
 /// over an earlier one for the instruments it defines. Shared by the scheduler and the answers
 /// to definitions (`PatternAudit.swift`).
 final class LayoutCache: @unchecked Sendable {
-    private let lock = PriorityLock()
+    private let lock = NSLock()
     private var count = 0
     private var layouts: [String: [String]] = [:]
 

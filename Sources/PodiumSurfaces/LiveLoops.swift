@@ -57,7 +57,7 @@ public final class LiveLoops: @unchecked Sendable {
 
     let driver: JackDriver
     let producer: CommandProducer
-    private let lock = PriorityLock()
+    private let lock = NSLock()
     private var loops: [String: Running] = [:]
     private var thread: Thread?
     private let done = DispatchSemaphore(value: 0)

@@ -58,7 +58,7 @@ public final class PatternPlayer: @unchecked Sendable {
 
     let driver: JackDriver
     /// Guards everything below it but the scheduler's own state (`PatternTick.swift`).
-    let lock = PriorityLock()
+    let lock = NSLock()
     var slots: [String: Slot] = [:]
     /// Tidal's `mute` and `solo`, by slot name (`isSilenced`).
     var muted: Set<String> = [], soloed: Set<String> = []

@@ -43,7 +43,7 @@ public final class SampleStore: @unchecked Sendable {
         case unknown
     }
 
-    let lock = PriorityLock()
+    let lock = NSLock()
     var states: [String: State] = [:]
     var ids: [String: Int] = [:]
     var queue: [String] = []
