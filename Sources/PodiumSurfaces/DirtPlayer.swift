@@ -51,6 +51,7 @@ public final class DirtPlayer: @unchecked Sendable {
 
     var layouts: [String: [String]] = [:]
     var layoutsFrom = -1
+    let layoutCache = LayoutCache()
     var said: Set<String> = []
     var fields: [Double] = []
     struct Waiting { var controls: ControlMap; var frame: Int64; var choice: SampleLibrary.Choice }
@@ -138,7 +139,10 @@ public final class DirtPlayer: @unchecked Sendable {
         let texts = driver.engine.orchestraTexts
         if texts.count != layoutsFrom {
             layoutsFrom = texts.count
-            layouts = PatternNotes.layouts(in: texts)
+            // Incrementally (LayoutCache): all texts read again after every compile — each
+            // sample the sampler loads is one — took 200 ms of this thread with the sampler's
+            // effects, and bundles waited past their timetags.
+            layouts = layoutCache.layouts(for: texts)
         }
         let layout = PatternNotes.layout(key, in: layouts)
         let (cps, cycle, delta) = DirtPlayer.timing(c)
