@@ -76,6 +76,11 @@ public final class JackDriver: @unchecked Sendable {
     /// again (`ensureMasterRolls`), and when it last was.
     var masterStartUntil: ContinuousClock.Instant?
     var masterLastStart = ContinuousClock.now
+    /// Outputs left unconnected because the server had no playback port yet (PipeWire's sink
+    /// comes a moment after the server): the supervisor connects them when one appears, unless
+    /// the performer connected them meanwhile (`connectLatePlayback`). Under `lock`.
+    var awaitingPlayback = false
+    var lastPlaybackLook = ContinuousClock.now
     let restartDone = DispatchSemaphore(value: 0)
     var restartError: Error?
     /// The supervisor reports each of these once.
@@ -362,7 +367,10 @@ public final class JackDriver: @unchecked Sendable {
                 Thread.sleep(forTimeInterval: 0.05)
                 playback = api.physicalPorts(input: true)
             }
-            if playback.isEmpty, !outs.isEmpty { onNotice?("no physical playback ports to connect the outputs to: they stay unconnected (connect them yourself; --no-connect says so at the start)") }
+            if playback.isEmpty, !outs.isEmpty {
+                lock.withLock { awaitingPlayback = true }
+                onNotice?("no physical playback ports to connect the outputs to yet: they are connected when one appears (or connect them yourself; --no-connect says so at the start)")
+            }
             let capture = api.physicalPorts(input: false)
             var pairs: [(String, String)] = []
             if !playback.isEmpty { for (i, p) in outs.enumerated() { pairs.append((api.portName(p), playback[i % playback.count])) } }

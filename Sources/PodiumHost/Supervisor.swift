@@ -33,11 +33,48 @@ extension JackDriver {
             restartIfRequested()
             releaseStalledTransportStart()
             ensureMasterRolls()
+            connectLatePlayback()
             Thread.sleep(forTimeInterval: 0.01)
         }
         drainSideRings()
         restartIfRequested()  // a request that came as it stopped still gets its answer
         supervisorDone.signal()
+    }
+
+    /// Outputs the start or a reconnection could not connect (no playback port yet) are connected
+    /// to the first playback ports that appear, looked for every 100 ms; an output the performer
+    /// connected meanwhile ends the wait (their routing is kept).
+    // Thread: NRT (supervisor)
+    func connectLatePlayback() {
+        let pairs: [(String, String)]? = lock.withLock {
+            guard awaitingPlayback, let api else { return nil }
+            guard ContinuousClock.now - lastPlaybackLook >= .milliseconds(100) else { return nil }
+            lastPlaybackLook = .now
+            if outPorts.contains(where: api.isConnected) { awaitingPlayback = false; return nil }
+            let playback = api.physicalPorts(input: true)
+            guard !playback.isEmpty else { return nil }
+            awaitingPlayback = false
+            return outPorts.enumerated().map { (api.portName($1), playback[$0 % playback.count]) }
+        }
+        guard let pairs else { return }
+        var made: [String] = []
+        for (from, to) in pairs {
+            let failure: Error?? = lock.withLock {
+                guard let api else { return .some(nil) }
+                do { try api.connect(from, to); return .none } catch { return .some(error) }
+            }
+            switch failure {
+            case .none: made.append("\(from) → \(to)")
+            case .some(let error?): onNotice?("could not connect \(from) to \(to): \(error)")
+            case .some(nil): return  // the server went away meanwhile: the reconnection connects
+            }
+        }
+        guard !made.isEmpty else { return }
+        onNotice?("playback ports appeared: connected \(made.joined(separator: ", "))")
+        // On PipeWire the client now moves to the sink's driver, whose transport is its own.
+        if jackOptions.transport == .master {
+            lock.withLock { masterStartUntil = .now + .seconds(2); masterLastStart = .now - .seconds(1) }
+        }
     }
 
     /// Master transport: a start JACK holds in `Starting` for a client that cannot answer is

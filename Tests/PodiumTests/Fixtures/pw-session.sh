@@ -6,6 +6,8 @@
 #   pw-session.sh stop DIR    # kills what `start DIR` started (DIR/*.pid), TERM then KILL
 #   pw-session.sh kill-pw DIR [SIG]  # kills pipewire + wireplumber only (default SIGKILL)
 #   pw-session.sh start-pw DIR       # (re)starts pipewire + wireplumber on the running bus
+#   pw-session.sh start-pipewire DIR # pipewire alone: the server answers, the sink has no ports
+#   pw-session.sh start-wireplumber DIR  # then the session manager: the sink's ports appear
 #
 # Everything lives in DIR: runtime dir (XDG_RUNTIME_DIR, 0700, holds pipewire-0),
 # a private session bus (DIR/bus.conf, socket DIR/bus), config/state/data homes
@@ -17,7 +19,7 @@
 set -eu
 
 cmd=${1:-}; dir=${2:-}
-[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|env|kill-pw|start-pw DIR" >&2; exit 2; }
+[ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|env|kill-pw|start-pw|start-pipewire|start-wireplumber DIR" >&2; exit 2; }
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
@@ -52,16 +54,25 @@ stop_pid() { # NAME SIG
     rm -f "$f"
 }
 
-start_pw() {
+start_pipewire() {
     eval "$(client_env)"
-    t0=$(date +%s.%N)
     rm -f "$dir/runtime/pipewire-0"   # a killed pipewire leaves its socket behind
     spawn "$dir/pipewire.log" pipewire pipewire
     wait_for 5 test -S "$dir/runtime/pipewire-0" || { echo "pipewire did not start" >&2; cat "$dir/pipewire.log" >&2; exit 1; }
+}
+
+start_wireplumber() {
+    eval "$(client_env)"
     spawn "$dir/wireplumber.log" wireplumber wireplumber
     # Ready when a JACK client sees the sink's ports (wireplumber has configured it).
     wait_for 10 sh -c 'pw-jack jack_lsp 2>/dev/null | grep -q "podium-null-sink:playback_FR"' \
         || { echo "sink not visible to JACK clients" >&2; tail "$dir/pipewire.log" >&2; tail "$dir/wireplumber.log" >&2; exit 1; }
+}
+
+start_pw() {
+    t0=$(date +%s.%N)
+    start_pipewire
+    start_wireplumber
     t1=$(date +%s.%N)
     echo "# pipewire+wireplumber ready in $(echo "$t1 - $t0" | bc) s" >&2
 }
@@ -130,5 +141,7 @@ kill-pw)
     stop_pid wireplumber "${3:-KILL}" & stop_pid pipewire "${3:-KILL}"; wait
     ;;
 start-pw) start_pw ;;
-*) echo "usage: $0 start|stop|env|kill-pw|start-pw DIR" >&2; exit 2 ;;
+start-pipewire) start_pipewire ;;
+start-wireplumber) start_wireplumber ;;
+*) echo "usage: $0 start|stop|env|kill-pw|start-pw|start-pipewire|start-wireplumber DIR" >&2; exit 2 ;;
 esac

@@ -45,6 +45,18 @@ final class TestPipeWire: @unchecked Sendable {
         #expect(r.status == 0, "\(r.stderr)")
     }
 
+    /// Starts pipewire alone: JACK clients connect, the sink has no ports until `startSessionManager`.
+    func restartServerOnly() throws {
+        let r = try run("/bin/sh", [TestPipeWire.script, "start-pipewire", directory.path], environment: environment, timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    /// Starts wireplumber; returns when the sink's ports are there for JACK clients.
+    func startSessionManager() throws {
+        let r = try run("/bin/sh", [TestPipeWire.script, "start-wireplumber", directory.path], environment: environment, timeout: 30)
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
     func stop() {
         _ = try? run("/bin/sh", [TestPipeWire.script, "stop", directory.path], timeout: 30)
     }
