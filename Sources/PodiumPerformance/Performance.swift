@@ -163,7 +163,7 @@ public final class Performance: @unchecked Sendable {
         if started, let web {
             say("podium: web: \(web.stats.summary)")
             let c = web.collabStats
-            if c.pages > 0 { say("podium: editor: pages \(c.pages), edits relayed \(c.relayed), saves \(c.saves), dropped \(c.dropped) (read-only pages' or malformed)") }
+            if c.pages > 0 { say("podium: editor: \(c.summary)") }
         }
         if started, let dirt { say("podium: dirt: \(dirt.summary)") }
         // Last, so that a newcomer sees it: the file to listen to.

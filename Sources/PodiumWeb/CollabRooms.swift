@@ -2,17 +2,48 @@ import Foundation
 import HummingbirdWebSocket
 import NIOCore
 
+/// Frames relayed and what was refused, for the stop line.
+public struct CollabStats: Sendable {
+    public var pages = 0, relayed = 0, saves = 0
+    /// Read-only pages' updates, unknown messages.
+    public var dropped = 0
+    /// Updates that do not decode as Yjs decodes them.
+    public var malformed = 0
+    /// Pages disconnected: too many updates a second; frames they did not read.
+    public var tooFast = 0, notReading = 0
+    public var summary: String {
+        "pages \(pages), edits relayed \(relayed), saves \(saves), malformed updates refused \(malformed), "
+            + "pages disconnected for their rate \(tooFast) or for not reading \(notReading), dropped \(dropped) (read-only pages' or unknown)"
+    }
+}
+
 /// Several pages editing one buffer (the orchestra, the patterns file, the loops file): a relay
-/// for Yjs's sync and awareness messages that knows no Yjs (Podium cannot run it): it keeps
-/// every update a page sent, replays them to a newcomer and passes each new one to the others,
-/// byte for byte. Yjs updates are idempotent and commute, so every page ends with the same text
+/// for Yjs's sync and awareness messages that applies no update (it reads each as Yjs would,
+/// to refuse what no page could apply): it keeps every update a page sent, replays them to a
+/// newcomer and passes each new one to the others, byte for byte. Yjs updates are idempotent and commute, so every page ends with the same text
 /// holding every page's edits. The protocol, message by message, is `Page/PROTOCOL.md`.
 ///
 /// A room's steps run one at a time under `lock`; each connection has one ordered queue (the
 /// compaction argument needs that order). Read-only pages (the audience token) receive, and
 /// what they send is dropped. Rooms live as long as the performance.
+///
+/// What a page sends is trusted no further than it must be (`Limits`): an update is stored and
+/// relayed only if it decodes as Yjs decodes it (`YjsUpdateCheck`; a compaction's too), else
+/// it is refused, counted and the page told; a page over the update rate, or one whose queue
+/// of frames not yet written passes its bound (a page that does not read), is disconnected and
+/// counted. Both lose nothing: a page that reconnects sends its whole state again (the relay's
+/// step 1 is an empty state vector). A room's log is compacted by a writing page asked in turn:
+/// one that does not answer within `compactWait` is passed over for the next.
 final class CollabRooms: @unchecked Sendable {
-    enum Frame: Sendable { case binary([UInt8]), text(String) }
+    enum Frame: Sendable {
+        case binary([UInt8]), text(String)
+        var size: Int {
+            switch self {
+            case let .binary(b): b.count
+            case let .text(t): t.utf8.count
+            }
+        }
+    }
 
     /// Its mutable state is touched under `CollabRooms.lock` only.
     final class Connection: @unchecked Sendable {
@@ -20,7 +51,13 @@ final class CollabRooms: @unchecked Sendable {
         let name: String
         let readOnly: Bool
         let queue: AsyncStream<Frame>.Continuation
+        /// Bytes yielded to `queue` and not yet written to the socket.
+        var queued = 0
+        var closed = false
+        /// Updates in the current second, and when it began (the rate cap).
+        var window = (start: ContinuousClock.now, updates: 0)
         var lastAwareness: [UInt8]?
+        weak var room: Room?
         /// Awareness client ids this page announced, with their last clocks.
         var clients: [UInt64: UInt64] = [:]
         init(id: Int, name: String, readOnly: Bool, queue: AsyncStream<Frame>.Continuation) {
@@ -35,26 +72,37 @@ final class CollabRooms: @unchecked Sendable {
         var connections: [Int: Connection] = [:]
         var seeded = false
         var seeder: Int?
-        var compacting: (connection: Int, mark: Int)?
+        var compacting: (connection: Int, mark: Int, since: ContinuousClock.Instant)?
+        /// Pages asked to compact that did not answer in time: asked last.
+        var silent: Set<Int> = []
         init(path: String) { self.path = path }
     }
 
     /// Buffer name → the file it edits.
     let files: [String: String]
-    /// Compaction is asked for when a room's log holds this many frames.
-    var compactAt = 500
+    /// What one page may cost the performance.
+    struct Limits: Sendable {
+        /// Compaction is asked for when a room's log holds this many frames.
+        var compactAt = 500
+        /// A page asked to compact that has not answered by then is passed over.
+        var compactWait: Duration = .seconds(5)
+        /// Frames queued for one page and not yet written: past this the page is disconnected.
+        var queuedBytes = 16 << 20
+        /// Updates one page may send in a second (typing sends tens; a paste, one).
+        var updatesPerSecond = 500
+    }
+    var limits = Limits()
     private let lock = NSLock()
     private var rooms: [String: Room] = [:]
     private var nextID = 0
-    /// Pages connected, frames relayed, saves, frames dropped (read-only or malformed).
-    private(set) var counts = (pages: 0, relayed: 0, saves: 0, dropped: 0)
+    private(set) var counts = CollabStats()
     var onNotice: (@Sendable (String) -> Void)?
     /// A buffer saved: its name, the file, who saved it.
     var onSaved: (@Sendable (String, String, String) -> Void)?
 
     init(files: [String: String]) { self.files = files }
 
-    var stats: (pages: Int, relayed: Int, saves: Int, dropped: Int) { lock.withLock { counts } }
+    var stats: CollabStats { lock.withLock { counts } }
 
     // MARK: a page's connection — Thread: Hummingbird's event loops
 
@@ -71,7 +119,7 @@ final class CollabRooms: @unchecked Sendable {
         }
         let room = buffer
         open(connection, buffer: room, path: path)
-        defer { close(connection, buffer: room) }
+        defer { close(connection, buffer: room); flushNotices() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in stream {
@@ -79,6 +127,7 @@ final class CollabRooms: @unchecked Sendable {
                     case let .binary(b): try await outbound.write(.binary(ByteBuffer(bytes: b)))
                     case let .text(t): try await outbound.write(.text(t))
                     }
+                    self.lock.withLock { connection.queued -= frame.size }
                 }
             }
             group.addTask { [self] in
@@ -95,6 +144,31 @@ final class CollabRooms: @unchecked Sendable {
         }
     }
 
+    /// Queues a frame for a page; one whose unwritten frames pass `limits.queuedBytes` is
+    /// disconnected (its queue finished: its connection ends), counted. Under `lock`.
+    private func send(_ c: Connection, _ frame: Frame) {
+        guard !c.closed else { return }
+        c.queued += frame.size
+        // A newcomer is sent the log (twice: on opening and for its step 1) before it reads.
+        if c.queued > limits.queuedBytes + 2 * (c.room?.bytes ?? 0) {
+            c.closed = true
+            counts.notReading += 1
+            c.queue.finish()
+            let name = c.name
+            notice("editor: page \(name.isEmpty ? "#\(c.id)" : name) disconnected: it did not read \(c.queued >> 20) MiB sent to it")
+            return
+        }
+        c.queue.yield(frame)
+    }
+
+    /// Said after the lock is released (the notice's owner may take locks of its own).
+    private var pendingNotices: [String] = []
+    private func notice(_ text: String) { pendingNotices.append(text) }
+    private func flushNotices() {
+        let texts: [String] = lock.withLock { defer { pendingNotices = [] }; return pendingNotices }
+        for t in texts { onNotice?(t) }
+    }
+
     private func room(_ buffer: String, path: String) -> Room {
         if let r = rooms[buffer] { return r }
         let r = Room(path: path)
@@ -107,9 +181,10 @@ final class CollabRooms: @unchecked Sendable {
     private func open(_ c: Connection, buffer: String, path: String) {
         lock.withLock {
             let r = room(buffer, path: path)
-            for frame in r.log { c.queue.yield(.binary(frame)) }
-            c.queue.yield(.binary([0, 0, 1, 0]))
-            for other in r.connections.values { if let a = other.lastAwareness { c.queue.yield(.binary(a)) } }
+            c.room = r
+            for frame in r.log { send(c, .binary(frame)) }
+            send(c, .binary([0, 0, 1, 0]))
+            for other in r.connections.values { if let a = other.lastAwareness { send(c, .binary(a)) } }
             r.connections[c.id] = c
             if !r.seeded, r.seeder == nil, !c.readOnly { seed(r, c) }
         }
@@ -118,13 +193,15 @@ final class CollabRooms: @unchecked Sendable {
     private func seed(_ r: Room, _ c: Connection) {
         r.seeder = c.id
         let text = (try? String(contentsOfFile: r.path, encoding: .utf8)) ?? ""
-        c.queue.yield(.text(CollabRooms.json(["type": "seed", "text": text])))
+        send(c, .text(CollabRooms.json(["type": "seed", "text": text])))
     }
 
     private func close(_ c: Connection, buffer: String) {
         lock.withLock {
             guard let r = rooms[buffer] else { return }
             r.connections[c.id] = nil
+            r.silent.remove(c.id)
+            c.closed = true
             c.queue.finish()
             if !c.clients.isEmpty {
                 // Its awareness entries removed, at their last clocks (a null state).
@@ -138,7 +215,7 @@ final class CollabRooms: @unchecked Sendable {
                 var frame: [UInt8] = [1]
                 CollabRooms.writeVarUInt(UInt64(body.count), &frame)
                 frame += body
-                for other in r.connections.values { other.queue.yield(.binary(frame)) }
+                for other in r.connections.values { send(other, .binary(frame)) }
             }
             if r.compacting?.connection == c.id { r.compacting = nil }
             if r.seeder == c.id {
@@ -150,50 +227,105 @@ final class CollabRooms: @unchecked Sendable {
 
     // Thread: Hummingbird's event loops
     func receive(_ frame: [UInt8], from c: Connection, buffer: String) {
-        lock.withLock {
-            guard let r = rooms[buffer], !frame.isEmpty else { return }
-            var reader = Reader(bytes: frame)
-            switch frame[0] {
-            case 0:
-                _ = reader.varUInt()
-                guard let kind = reader.varUInt() else { counts.dropped += 1; return }
-                if kind == 0 {
-                    for f in r.log { c.queue.yield(.binary(f)) }
-                    return
-                }
-                guard kind == 1 || kind == 2, let update = reader.varBytes(), !c.readOnly else { counts.dropped += 1; return }
-                if update == [0, 0] { return }  // an empty update
-                r.log.append(frame)
-                r.bytes += frame.count
-                counts.relayed += 1
-                for other in r.connections.values where other.id != c.id { other.queue.yield(.binary(frame)) }
-                // The seed (or a page's own state after the server restarted) fills the room.
-                r.seeded = true
-                if r.seeder == c.id { r.seeder = nil }
-                if compactAt > 0, r.log.count > compactAt, r.compacting == nil {
-                    r.compacting = (c.id, r.log.count)
-                    c.queue.yield(.text(#"{"type":"compact"}"#))
-                }
-            case 1:
-                // Read-only pages announce themselves too (the audience in the peer list).
-                _ = reader.varUInt()
-                guard let body = reader.varBytes(), let entries = CollabRooms.awarenessEntries(body) else { counts.dropped += 1; return }
-                c.lastAwareness = frame
-                for (id, clock) in entries { c.clients[id] = clock }
-                counts.relayed += 1
-                for other in r.connections.values where other.id != c.id { other.queue.yield(.binary(frame)) }
-            case 100:
-                guard let compacting = r.compacting, compacting.connection == c.id else { return }
-                let rest = Array(frame.dropFirst())
-                if rest.count > 2, rest[0] == 0, rest[1] == 1 {
-                    r.log = [rest] + r.log[compacting.mark...]
-                    r.bytes = r.log.reduce(0) { $0 + $1.count }
-                }
-                r.compacting = nil
-            default:
-                counts.dropped += 1
+        lock.withLock { step(frame, from: c, buffer: buffer) }
+        flushNotices()
+    }
+
+    /// One message of a page, under `lock`.
+    private func step(_ frame: [UInt8], from c: Connection, buffer: String) {
+        guard let r = rooms[buffer], !frame.isEmpty, !c.closed else { return }
+        if frame[0] == 0 || frame[0] == 1, !withinRate(c) { return }
+        var reader = Reader(bytes: frame)
+        switch frame[0] {
+        case 0:
+            _ = reader.varUInt()
+            guard let kind = reader.varUInt() else { counts.dropped += 1; return }
+            if kind == 0 {
+                for f in r.log { send(c, .binary(f)) }
+                return
             }
+            guard kind == 1 || kind == 2, let update = reader.varBytes(), !c.readOnly else { counts.dropped += 1; return }
+            if update == [0, 0] { return }  // an empty update
+            guard valid(update, from: c, what: "update") else { return }
+            r.log.append(frame)
+            r.bytes += frame.count
+            counts.relayed += 1
+            for other in r.connections.values where other.id != c.id { send(other, .binary(frame)) }
+            // The seed (or a page's own state after the server restarted) fills the room.
+            r.seeded = true
+            if r.seeder == c.id { r.seeder = nil }
+            askToCompact(r, preferring: c)
+        case 1:
+            // Read-only pages announce themselves too (the audience in the peer list).
+            _ = reader.varUInt()
+            guard let body = reader.varBytes(), let entries = CollabRooms.awarenessEntries(body) else { counts.dropped += 1; return }
+            c.lastAwareness = frame
+            for (id, clock) in entries { c.clients[id] = clock }
+            counts.relayed += 1
+            for other in r.connections.values where other.id != c.id { send(other, .binary(frame)) }
+        case 100:
+            // The compaction asked for: the page's whole state, replacing the log up to the mark.
+            guard let compacting = r.compacting, compacting.connection == c.id else { return }
+            r.compacting = nil
+            var rest = Reader(bytes: Array(frame.dropFirst()))
+            guard rest.varUInt() == 0, rest.varUInt() == 1, let update = rest.varBytes(), rest.at == rest.bytes.count else {
+                counts.malformed += 1
+                r.silent.insert(c.id)
+                return
+            }
+            guard valid(update, from: c, what: "compaction") else { r.silent.insert(c.id); return }
+            r.log = [rest.bytes] + r.log[min(compacting.mark, r.log.count)...]
+            r.bytes = r.log.reduce(0) { $0 + $1.count }
+            r.silent.remove(c.id)
+        default:
+            counts.dropped += 1
         }
+    }
+
+    /// Whether an update decodes as Yjs decodes it; if not it is refused, counted and the page told.
+    private func valid(_ update: [UInt8], from c: Connection, what: String) -> Bool {
+        do throws(YjsUpdateCheck.Invalid) {
+            try YjsUpdateCheck.check(update)
+            return true
+        } catch {
+            counts.malformed += 1
+            send(c, .text(CollabRooms.json(["type": "error", "message": "the relay refused this page's \(what) (not a Yjs update: \(error))"])))
+            if counts.malformed == 1 || counts.malformed.isMultiple(of: 1000) {
+                notice("editor: refused a malformed \(what) from page \(c.name.isEmpty ? "#\(c.id)" : c.name): \(error) (\(counts.malformed) so far)")
+            }
+            return false
+        }
+    }
+
+    /// Counts a page's update or awareness frame in its second; a page past the rate is
+    /// disconnected (it reconnects and sends its state whole: nothing is lost). Under `lock`.
+    private func withinRate(_ c: Connection) -> Bool {
+        let now = ContinuousClock.now
+        if now - c.window.start >= .seconds(1) { c.window = (now, 0) }
+        c.window.updates += 1
+        guard c.window.updates > limits.updatesPerSecond else { return true }
+        c.closed = true
+        counts.tooFast += 1
+        c.queue.finish()
+        notice("editor: page \(c.name.isEmpty ? "#\(c.id)" : c.name) disconnected: more than \(limits.updatesPerSecond) updates in a second")
+        return false
+    }
+
+    /// Asks a writing page for its whole state when the log is long: the page that sent the
+    /// last update, unless it was asked before and did not answer; one asked that does not
+    /// answer within `compactWait` is passed over. Under `lock`.
+    private func askToCompact(_ r: Room, preferring c: Connection) {
+        guard limits.compactAt > 0, r.log.count > limits.compactAt else { return }
+        if let asked = r.compacting {
+            guard ContinuousClock.now - asked.since >= limits.compactWait else { return }
+            r.silent.insert(asked.connection)
+            r.compacting = nil
+        }
+        let writers = r.connections.values.filter { !$0.readOnly && !$0.closed }.sorted { $0.id < $1.id }
+        guard let page = (!r.silent.contains(c.id) && !c.readOnly ? c : nil) ?? writers.first(where: { !r.silent.contains($0.id) }) ?? writers.first
+        else { return }
+        r.compacting = (page.id, r.log.count, .now)
+        send(page, .text(#"{"type":"compact"}"#))
     }
 
     /// `{"type":"save","text":…}`: the file written (atomically), `saved` to every page of the room.
@@ -201,24 +333,24 @@ final class CollabRooms: @unchecked Sendable {
     func receive(text: String, from c: Connection, buffer: String) {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], object["type"] as? String == "save",
               let body = object["text"] as? String else {
-            c.queue.yield(.text(CollabRooms.json(["type": "error", "message": "expected {\"type\":\"save\",\"text\":…}"])))
+            lock.withLock { send(c, .text(CollabRooms.json(["type": "error", "message": "expected {\"type\":\"save\",\"text\":…}"]))) }
             return
         }
         guard !c.readOnly else {
-            c.queue.yield(.text(CollabRooms.json(["type": "error", "message": "read-only: this page cannot save"])))
+            lock.withLock { send(c, .text(CollabRooms.json(["type": "error", "message": "read-only: this page cannot save"]))) }
             return
         }
         guard let path = files[buffer] else { return }
         do {
             try body.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            c.queue.yield(.text(CollabRooms.json(["type": "error", "message": "could not write \(path): \(error.localizedDescription)"])))
+            lock.withLock { send(c, .text(CollabRooms.json(["type": "error", "message": "could not write \(path): \(error.localizedDescription)"]))) }
             return
         }
         let saved = CollabRooms.json(["type": "saved", "name": c.name, "bytes": body.utf8.count])
         lock.withLock {
             counts.saves += 1
-            for other in rooms[buffer]?.connections.values ?? [:].values { other.queue.yield(.text(saved)) }
+            for other in rooms[buffer]?.connections.values ?? [:].values { send(other, .text(saved)) }
         }
         onSaved?(buffer, path, c.name)
     }

@@ -180,7 +180,7 @@ public final class WebSurface: @unchecked Sendable {
     public func lit(_ step: PatternPlayer.Step, frame: Int64) { clients.lit(step, frame: frame) }
 
     /// Pages editing together now, frames relayed, saves.
-    public var collabStats: (pages: Int, relayed: Int, saves: Int, dropped: Int) { clients.rooms.stats }
+    public var collabStats: CollabStats { clients.rooms.stats }
 
     /// Console lines for every open page.
     // Thread: the console router's

@@ -29,6 +29,11 @@ final class EditorTests {
     """
 
     func perform(_ body: (Performance, WebSurface, CaptureClient, URL, () -> [String]) throws -> Void) throws {
+        try EditorTests.perform(on: server, body)
+    }
+
+    /// A whole performance on `server` with the web surface, its output captured, what it said kept.
+    static func perform(on server: TestJackServer, _ body: (Performance, WebSurface, CaptureClient, URL, () -> [String]) throws -> Void) throws {
         let dir = Paths.temporaryDirectory()
         let file = dir.appendingPathComponent("set.orc").path
         try EditorTests.orchestra.write(toFile: file, atomically: true, encoding: .utf8)
