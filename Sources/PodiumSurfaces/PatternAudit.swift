@@ -78,6 +78,14 @@ extension PatternPlayer {
         return (version, audit(pattern, slot: slot, version: version, from: from))
     }
 
+    /// Keeps (or forgets) why a slot's new definition plays nothing, for the roll; returns `answer`.
+    // Thread: any
+    func noteSilence(_ answer: String, slot: String, _ audit: (problems: [String], silent: Bool)) -> String {
+        let prefix = "\(slot): silent — "
+        lock.withLock { silentSlots[slot] = audit.silent && answer.hasPrefix(prefix) ? String(answer.dropFirst(prefix.count)) : nil }
+        return answer
+    }
+
     /// `define`'s answer with what the new definition will not sound: "d6: silent — no
     /// instrument …" when nothing of it sounds, "d1: playing — instrument pluck has no parameter
     /// `vowel` …" when part of it does not. An unchanged slot's answer stays as it is.

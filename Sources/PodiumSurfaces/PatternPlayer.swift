@@ -62,6 +62,8 @@ public final class PatternPlayer: @unchecked Sendable {
     var slots: [String: Slot] = [:]
     /// Tidal's `mute` and `solo`, by slot name (`isSilenced`).
     var muted: Set<String> = [], soloed: Set<String> = []
+    /// Slots whose definition has nothing that can sound, with why (the roll greys them).
+    var silentSlots: [String: String] = [:]
     /// `let` bindings, by name: the text of each value (`Bindings.swift`), for every surface.
     var bindings: [String: String] = [:]
     var onces: [Pattern<ControlMap>] = []
@@ -164,7 +166,7 @@ public final class PatternPlayer: @unchecked Sendable {
             let restart = producer != nil && PatternLanguage.usesTrigger(text)
             let said = try define(slot: slot, pattern: pattern, text: text, source: source, line: line, version: version, restart: restart,
                                   trigger: trigger)
-            return (PatternPlayer.answer(said, slot: slot, audit), slot)
+            return (noteSilence(PatternPlayer.answer(said, slot: slot, audit), slot: slot, audit), slot)
         case .hush:
             guard let producer else { throw InputError("hush is not run from a patterns file (the file is read again on every save): type it") }
             return (try Hush.perform(producer: producer, loops: loops), nil)
@@ -215,7 +217,7 @@ public final class PatternPlayer: @unchecked Sendable {
             try PatternPlayer.checkDensity(pattern)
             let (version, audit) = audited(pattern, slot: slot)
             let said = try transitionTo(pattern, in: slot, by: transition, text: text, source: source, line: line, version: version)
-            return (PatternPlayer.answer(said, slot: slot, audit), slot)
+            return (noteSilence(PatternPlayer.answer(said, slot: slot, audit), slot: slot, audit), slot)
         }
     }
 

@@ -38,8 +38,8 @@ extension PatternPlayer {
     /// end (cycles) and a label (`s`, with `n` or `note`), at most `limit` a slot. Queried
     /// outside the lock (patterns are values).
     // Thread: any
-    public func preview(from: Double, cycles: Int, limit: Int) -> [(slot: String, events: [(start: Double, stop: Double, label: String)])] {
-        let playing = lock.withLock { slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value.pattern) } }
+    public func preview(from: Double, cycles: Int, limit: Int) -> [(slot: String, events: [(start: Double, stop: Double, label: String)], silent: String?)] {
+        let (playing, silent) = lock.withLock { (slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value.pattern) }, silentSlots) }
         let start = Time(Int(from))
         return playing.map { name, pattern in
             let events = pattern.queryArc(start, start + Time(cycles)).filter(\.hasOnset).prefix(limit).map { e -> (Double, Double, String) in
@@ -47,7 +47,7 @@ extension PatternPlayer {
                 if let n = e.value["n"]?.number ?? e.value["note"]?.number { label += ":" + (n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)) }
                 return (e.wholeStart.double, e.wholeStop.double, label)
             }
-            return (name, Array(events))
+            return (name, Array(events), silent[name])
         }
     }
 }

@@ -149,7 +149,9 @@ extension WebClients {
         let cycle = (driver.beatNow / max(c.quantum, 1e-9)).rounded(.down)
         let quantum = max(c.quantum, 1e-9)
         var rows: [[String: Any]] = patterns.preview(from: cycle, cycles: 2, limit: 256).map {
-            ["slot": $0.slot, "events": $0.events.map { [$0.start, $0.stop, $0.label] as [Any] }]
+            var row: [String: Any] = ["slot": $0.slot, "events": $0.events.map { [$0.start, $0.stop, $0.label] as [Any] }]
+            if let why = $0.silent { row["silent"] = why }
+            return row
         }
         // The live loops' notes too, in cycles (a cycle is a bar).
         for loop in loops?.preview(fromBeat: cycle * quantum, toBeat: (cycle + 2) * quantum, limit: 256) ?? [] {

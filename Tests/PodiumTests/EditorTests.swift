@@ -33,7 +33,7 @@ final class EditorTests {
     }
 
     /// A whole performance on `server` with the web surface, its output captured, what it said kept.
-    static func perform(on server: TestJackServer, _ body: (Performance, WebSurface, CaptureClient, URL, () -> [String]) throws -> Void) throws {
+    static func perform(on server: TestJackServer, samples: Bool = false, _ body: (Performance, WebSurface, CaptureClient, URL, () -> [String]) throws -> Void) throws {
         let dir = Paths.temporaryDirectory()
         let file = dir.appendingPathComponent("set.orc").path
         try EditorTests.orchestra.write(toFile: file, atomically: true, encoding: .utf8)
@@ -43,7 +43,7 @@ final class EditorTests {
         options.startServer = false
         options.osc = nil
         options.web = WebOptions(port: 0)
-        options.defaultSamples = false
+        options.defaultSamples = samples
         let said = Mutex<[String]>([])
         let performance = Performance(options: options, say: { line in said.withLock { $0.append(line) } }, output: { _ in })
         try performance.start()
@@ -78,6 +78,33 @@ final class EditorTests {
             #expect(eventually(3) { said().joined(separator: "\n").contains("podium: web: page ana: d6: silent — no instrument \"superpianox\"") },
                     "\(said().suffix(6))")
             #expect(said().joined(separator: "\n").contains("podium: web: page ana: d1: playing — "), "\(said().suffix(6))")
+        }
+    }
+
+    @Test("the page tells what sounds: a stack's layers in lanes of their own, a silent slot's warning on its line and its lane greyed, the clip light after a loud note, meters, the sounds panel (the kit's samples, the orchestra's instruments; a click inserts), help for jux where the cursor rests; at 390×844 every lane at least 12 px and the header one row")
+    func truth() throws {
+        try EditorTests.perform(on: server, samples: true) { _, web, _, dir, _ in
+            let shot = dir.appendingPathComponent("editor-truth.png").path, phone = dir.appendingPathComponent("editor-truth-phone.png").path
+            let out = try page(web.editorURL, ["truth", shot, phone])
+            let lines = out.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("lanes d3 ") && $0.contains("cp") && $0.contains("hh") }, "two lanes for [[~ cp]*2, hh*8]: \(out)")
+            #expect(lines.contains("silent d6 yes"), "\(out)")
+            #expect(lines.contains { $0.hasPrefix("warning d6: silent — no instrument \"superpianox\"") }, "a warning under d6's line: \(out)")
+            #expect(lines.contains("clip on"), "\(out)")
+            #expect(lines.contains { $0.hasPrefix("meters ") && $0 != "meters 0" }, "\(out)")
+            #expect(lines.contains("has bd") && lines.contains("has superpiano") && lines.contains("has kick"), "the orchestra's bd, a SuperDirt synth, a kit's sample: \(out.prefix(3000))")
+            #expect(lines.contains("inserted yes"), "\(out)")
+            #expect(lines.contains { $0.hasPrefix("help jux :: ") }, "\(out)")
+            let phoneLanes = lines.first { $0.hasPrefix("phone lanes ") }?.split(separator: " ") ?? []
+            #expect(phoneLanes.count == 5 && (Double(phoneLanes[4]) ?? 0) >= 12, "\(out)")
+            let header = Int(lines.first { $0.hasPrefix("header height ") }?.split(separator: " ").last ?? "") ?? 999
+            #expect(header < 56, "one row: \(header) px")
+            #expect(lines.contains("overflow no"), "\(out)")
+            #expect(lines.contains("phone silent d6 yes"), "the server says which slots are silent: \(out)")
+            #expect(lines.contains("phone tabs visible 3"), "the three buffers' tabs fit the phone's header: \(out)")
+            if let keep = ProcessInfo.processInfo.environment["EDITOR_SHOTS"] {
+                for f in ["editor-truth.png", "editor-truth-phone.png"] { try? FileManager.default.copyItem(atPath: dir.appendingPathComponent(f).path, toPath: keep + "/" + f) }
+            }
         }
     }
 

@@ -11,6 +11,11 @@ let nextId = 1
 let clock = null        // the last status: tempo, beat, quantum, when it came
 let roll = null         // the last roll: slots and their events in cycles
 const lit = []          // steps lit (for tests): { buffer, spans, frame, at }
+const silent = new Map() // slot → why it plays nothing (from the evaluation's answer)
+let lanes = []          // the roll's lanes as last drawn (for tests): { slot, label, events, silent }
+let sounds = null       // the sounds panel's list, asked for once
+let helpTopic = ''      // the word whose reference shows
+const peaks = new Map() // output port → { peak, rms, clipUntil } (the audio thread's own levels)
 
 document.getElementById('stageLink')?.setAttribute('href', '/?token=' + encodeURIComponent(token))
 
@@ -24,18 +29,108 @@ function receive (m) {
   if (m.type === 'evaluated') {
     const done = waiting.get(m.id)
     if (done) { waiting.delete(m.id); done(m) }
+    // "d6: silent — no instrument …": its lane greyed until it is evaluated again.
+    for (const part of (m.message || '').split('; ')) {
+      const said = /^(\S+): (silent|playing)(?: — (.*))?$/.exec(part)
+      if (said) { if (said[2] === 'silent') silent.set(said[1], said[3] || 'silent'); else silent.delete(said[1]) }
+    }
     note(m.ok ? m.message : (m.errors || []).map(e => `${e.line}:${e.column} ${e.message}`).join('; '))
   } else if (m.type === 'lit') {
     light(m)
   } else if (m.type === 'status') {
     clock = { ...m, at: performance.now() }
+    // One numbering everywhere (the REPL's, the journal's): cycles from 0; a cycle is a bar.
     const cycle = m.quantum ? Math.floor(m.beat / m.quantum) : 0
-    document.getElementById('clock').textContent = `${m.tempo.toFixed(m.tempo % 1 ? 1 : 0)} BPM · ${m.bar}.${m.beatInBar} · cycle ${cycle}`
+    const bpm = m.tempo.toFixed(m.tempo % 1 ? 1 : 0)
+    const chip = document.getElementById('clock')
+    chip.textContent = innerWidth < 600 ? `${bpm} · ${cycle}.${m.beatInBar}` : `${bpm} BPM · cycle ${cycle} · beat ${m.beatInBar}`
+    chip.title = `${bpm} BPM, cycle ${cycle} (from 0), beat ${m.beatInBar} of the cycle`
   } else if (m.type === 'roll') {
     roll = m
+  } else if (m.type === 'levels') {
+    const now = performance.now()
+    for (const l of m.levels) {
+      const p = peaks.get(l.port) || { peak: 0, rms: 0, hold: 0, holdAt: 0, clipUntil: 0, clips: 0 }
+      p.peak = l.peak; p.rms = l.rms
+      if (l.peak >= p.hold || now - p.holdAt > 1500) { p.hold = l.peak; p.holdAt = now }
+      if (l.peak >= 0.999) { if (now > p.clipUntil) p.clips++; p.clipUntil = now + 2000 }
+      peaks.set(l.port, p)
+    }
+    drawMeters()
+  } else if (m.type === 'help') {
+    const box = document.getElementById('help')
+    if (box && m.topic === helpTopic) { box.textContent = m.found ? m.text : ''; box.hidden = !m.found }
+  } else if (m.type === 'sounds') {
+    sounds = m
+    listSounds()
   } else if (m.type === 'done' || m.type === 'error') {
     note(m.message)
   }
+}
+
+// Output meters in the header: RMS as the bar, the peak held 1.5 s as a line, a clip light held
+// 2 s after a peak at 0 dBFS (the levels the audio thread measured, ~30 a second).
+function drawMeters () {
+  const box = document.getElementById('meters')
+  if (!box) return
+  for (const [port, p] of peaks) {
+    let m = box.querySelector(`[data-port="${CSS.escape(port)}"]`)
+    if (!m) {
+      m = document.createElement('span'); m.className = 'meter'; m.dataset.port = port; m.title = port
+      m.innerHTML = '<i class="rms"></i><i class="hold"></i>'
+      box.appendChild(m)
+    }
+    const db = x => Math.max(0, Math.min(1, (20 * Math.log10(Math.max(x, 1e-6)) + 60) / 60))
+    m.firstChild.style.width = (db(p.rms) * 100).toFixed(1) + '%'
+    m.lastChild.style.left = (db(p.hold) * 100).toFixed(1) + '%'
+  }
+  const clipping = [...peaks.values()].some(p => performance.now() < p.clipUntil)
+  const light = document.getElementById('clip')
+  light.classList.toggle('on', clipping)
+  light.title = `clipped ${[...peaks.values()].reduce((n, p) => n + p.clips, 0)} times (0 dBFS: the output limit)`
+}
+
+// The sounds panel: every instrument and sample name, searchable; a click inserts it.
+function listSounds () {
+  const list = document.getElementById('soundList')
+  if (!list || !sounds) return
+  const q = (document.getElementById('soundSearch').value || '').trim().toLowerCase()
+  const rows = [
+    ...sounds.instruments.map(i => ({ name: i.name, what: i.kind })),
+    ...sounds.samples.map(x => ({ name: x.name, what: `${x.bank} · ${x.files} file${x.files === 1 ? '' : 's'}${x.also.length ? ' · also ' + x.also.join(', ') : ''}` }))
+  ].filter(r => !q || r.name.toLowerCase().includes(q) || r.what.toLowerCase().includes(q))
+  list.replaceChildren(...rows.slice(0, 400).map(r => {
+    const b = document.createElement('button')
+    b.className = 'sound'; b.dataset.name = r.name
+    b.innerHTML = '<b></b> <small></small>'
+    b.firstChild.textContent = r.name; b.lastChild.textContent = r.what
+    b.onclick = () => window.podiumEditor && window.podiumEditor.insert(r.name)
+    return b
+  }))
+}
+function toggleSounds () {
+  const panel = document.getElementById('sounds')
+  panel.hidden = !panel.hidden
+  if (!panel.hidden) { send({ type: 'sounds' }); document.getElementById('soundSearch').focus() }
+}
+
+// Help in place: the reference of the word under the cursor once the cursor rests there.
+let helpTimer = null
+function askHelp (cm) {
+  clearTimeout(helpTimer)
+  helpTimer = setTimeout(() => {
+    const pos = cm.getCursor()
+    const line = cm.getLine(pos.line) || ''
+    let a = pos.ch; let b = pos.ch
+    while (a > 0 && /[\w']/.test(line[a - 1])) a--
+    while (b < line.length && /[\w']/.test(line[b])) b++
+    const word = line.slice(a, b)
+    const box = document.getElementById('help')
+    if (!/^[A-Za-z][\w']*$/.test(word)) { helpTopic = ''; if (box) box.hidden = true; return }
+    if (word === helpTopic) return
+    helpTopic = word
+    send({ type: 'help', topic: word })
+  }, 350)
 }
 
 function note (text) {
@@ -63,36 +158,69 @@ function light (m) {
   }
 }
 
-// The roll: two cycles from the current one, a row per slot, a block per event, the line now.
+// The roll: two cycles from the current one, a lane per layer of each slot (events that overlap
+// in time go to separate lanes: `[a, b]` and `stack` show each layer), labelled, the line now.
+// A slot that plays nothing (its evaluation said why) is greyed.
+function layLanes () {
+  const out = []
+  for (const slot of roll.slots) {
+    const slotLanes = []
+    for (const e of [...slot.events].sort((x, y) => x[0] - y[0] || x[1] - y[1])) {
+      let lane = slotLanes.find(l => l.end <= e[0] + 1e-9)
+      if (!lane) { lane = { end: -Infinity, events: [], labels: new Map() }; slotLanes.push(lane) }
+      lane.events.push(e); lane.end = e[1]
+      lane.labels.set(String(e[2]), (lane.labels.get(String(e[2])) || 0) + 1)
+    }
+    if (!slotLanes.length) slotLanes.push({ events: [], labels: new Map() })
+    slotLanes.forEach((l, i) => {
+      const label = [...l.labels].sort((a, b) => b[1] - a[1])[0]
+      out.push({ slot: slot.slot, first: i === 0, label: label ? label[0] : '', events: l.events, silent: slot.silent || silent.get(slot.slot) || null })
+    })
+  }
+  return out
+}
+
 function drawRoll () {
   requestAnimationFrame(drawRoll)
   const canvas = document.getElementById('roll')
   if (!canvas || !roll || !clock || canvas.offsetParent === null) return
+  lanes = layLanes()
+  // Each lane at least 12 px (14 on a laptop); the roll grows with its lanes up to 40 % of the
+  // window, and scrolls beyond (its box, #rollBox).
+  const laneH = matchMedia('(max-width: 600px)').matches ? 12 : 14
+  const want = Math.max(48, lanes.length * laneH + 4)
+  if (canvas.style.height !== want + 'px') canvas.style.height = want + 'px'
   const w = canvas.clientWidth
-  const h = canvas.clientHeight
-  if (canvas.width !== w * devicePixelRatio) { canvas.width = w * devicePixelRatio; canvas.height = h * devicePixelRatio }
+  const h = want
+  if (canvas.width !== Math.round(w * devicePixelRatio) || canvas.height !== Math.round(h * devicePixelRatio)) {
+    canvas.width = Math.round(w * devicePixelRatio); canvas.height = Math.round(h * devicePixelRatio)
+  }
   const g = canvas.getContext('2d')
   g.setTransform(devicePixelRatio, 0, 0, devicePixelRatio, 0, 0)
   g.clearRect(0, 0, w, h)
   const beat = clock.beat + (performance.now() - clock.at) / 1000 * clock.tempo / 60
   const now = beat / (clock.quantum || 4)
   const from = Math.floor(now)
-  const rows = roll.slots.length || 1
-  const rowH = h / rows
-  roll.slots.forEach((slot, r) => {
-    g.fillStyle = '#8a93a6'
-    g.font = '11px ui-monospace, monospace'
-    g.fillText(slot.slot, 2, r * rowH + 11)
-    for (const [start, stop, label] of slot.events) {
+  const left = w < 500 ? 56 : 96
+  const rowH = (h - 4) / Math.max(lanes.length, 1)
+  g.font = (rowH < 13 ? '10px' : '11px') + ' ui-monospace, monospace'
+  lanes.forEach((lane, r) => {
+    const y = 2 + r * rowH
+    if (lane.first && r > 0) { g.fillStyle = '#222a38'; g.fillRect(0, y - 1, w, 1) }
+    g.fillStyle = lane.silent ? '#4b5262' : '#8a93a6'
+    const name = (lane.first ? lane.slot + ' ' : '  ') + lane.label
+    g.fillText(name.length > (left / 7 | 0) ? name.slice(0, (left / 7 | 0) - 1) + '…' : name, 2, y + rowH / 2 + 4)
+    for (const [start, stop, label] of lane.events) {
       if (stop <= from || start >= from + 2) continue
-      const x = 40 + (start - from) / 2 * (w - 40)
-      const x2 = 40 + (stop - from) / 2 * (w - 40)
-      g.fillStyle = start <= now && now < stop ? '#ffd166' : '#3b82f6'
-      g.fillRect(x, r * rowH + 3, Math.max(2, x2 - x - 1), rowH - 6)
-      if (x2 - x > 24) { g.fillStyle = '#0b0f17'; g.fillText(String(label).slice(0, 8), x + 2, r * rowH + rowH / 2 + 4) }
+      const x = left + (Math.max(start, from) - from) / 2 * (w - left)
+      const x2 = left + (Math.min(stop, from + 2) - from) / 2 * (w - left)
+      g.fillStyle = lane.silent ? '#3a3f4a' : start <= now && now < stop ? '#ffd166' : '#3b82f6'
+      g.fillRect(x, y + 1, Math.max(2, x2 - x - 1), Math.max(2, rowH - 2))
+      if (x2 - x > 28 && rowH >= 11 && !lane.silent) { g.fillStyle = '#0b0f17'; g.fillText(String(label).slice(0, Math.floor((x2 - x) / 7)), x + 2, y + rowH / 2 + 4) }
     }
+    if (lane.silent && lane.first) { g.fillStyle = '#ff9f7a'; g.fillText('silent — ' + lane.silent, left + 4, y + rowH / 2 + 4) }
   })
-  const x = 40 + (now - from) / 2 * (w - 40)
+  const x = left + (now - from) / 2 * (w - left)
   g.fillStyle = '#ff6b6b'
   g.fillRect(x, 0, 2, h)
 }
@@ -112,7 +240,17 @@ window.podiumHooks = {
   },
   hush () { send({ type: 'hush' }) }
 }
-window.podiumHost = { lit, get clock () { return clock }, get roll () { return roll } }
+window.podiumHost = { lit, get clock () { return clock }, get roll () { return roll }, get lanes () { return lanes },
+  get levels () { return Object.fromEntries(peaks) }, get sounds () { return sounds }, toggleSounds }
+
+document.getElementById('soundsButton')?.addEventListener('click', toggleSounds)
+document.getElementById('soundSearch')?.addEventListener('input', listSounds)
+// Help follows the cursor in every buffer (once editor.js, loaded after this, made them).
+function followCursors () {
+  if (!window.podiumEditor) { setTimeout(followCursors, 50); return }
+  for (const b of Object.values(window.podiumEditor.buffers)) b.cm.on('cursorActivity', askHelp)
+}
+followCursors()
 
 connect()
 requestAnimationFrame(drawRoll)

@@ -28,6 +28,7 @@ const BUFFERS = [
 ]
 const byId = {}
 const evaluations = []          // what was evaluated, for the host and the tests
+const messages = []             // every error and warning shown, newest last (the messages list)
 const trace = []                // ?trace=1: keystroke and remote-change times (latency test)
 const hooks = window.podiumHooks || {}   // the host may set evaluate(buffer, text, fromLine) / hush()
 
@@ -336,11 +337,18 @@ function run (b, from, to) {
     if (f === null || t === null) return
     if (!result || result.ok !== false) clearErrors(b.id, f + 1, t + 1)
     for (const e of (result && result.errors) || []) showError(b.id, e.line, e.column, e.message)
+    // Played, but not as asked: silent, a control nothing takes, a sample still loading, a refusal.
+    if (result && result.ok !== false && WARNING.test(result.message || '')) showError(b.id, f + 1, 1, result.message, 'warning')
+    const firstError = ((result && result.errors) || [])[0]
+    if (firstError) cm.scrollIntoView({ line: firstError.line - 1, ch: 0 }, 60)   // the message, not hidden below
   })
 }
 
-// A marker at line/column (from 1): the word underlined, the message in a widget below.
-export function showError (buffer, line, column, message) {
+// What the server's answer says when a statement plays but not as written.
+const WARNING = /: silent|has no parameter|not loaded yet|still loading|refused|no instrument|no sample|too dense|limit/
+// A marker at line/column (from 1): the word underlined, the message in a widget below; a
+// warning (played, but not as written) in its own colour.
+export function showError (buffer, line, column, message, kind = 'error') {
   const b = byId[buffer]
   const cm = b.cm
   const l = Math.min(Math.max(line - 1, 0), cm.lastLine())
@@ -349,12 +357,15 @@ export function showError (buffer, line, column, message) {
   let end = ch
   while (end < s.length && /[\w.$#]/.test(s[end])) end++
   if (end === ch) end = Math.min(ch + 1, s.length)
-  const mark = cm.markText({ line: l, ch }, { line: l, ch: end }, { className: 'cm-error-mark', title: message })
+  const warning = kind === 'warning'
+  const mark = cm.markText({ line: l, ch }, { line: l, ch: end }, { className: warning ? 'cm-warning-mark' : 'cm-error-mark', title: message })
   const node = document.createElement('div')
-  node.className = 'error-widget'
-  node.textContent = `${line}:${column} ${message}`
+  node.className = warning ? 'error-widget warning-widget' : 'error-widget'
+  node.textContent = warning ? message : `${line}:${column} ${message}`
   const widget = cm.addLineWidget(l, node, { noHScroll: true })
-  const handle = cm.addLineClass(l, 'background', 'error-line')
+  const handle = cm.addLineClass(l, 'background', warning ? 'warning-line' : 'error-line')
+  messages.push({ buffer, line, kind, message, at: Date.now() })
+  if (messages.length > 200) messages.splice(0, 100)
   b.errors.push({ mark, widget, handle })
 }
 // Errors whose line is now within [from, to] (from 1) go away; so do those whose line went.
@@ -363,7 +374,7 @@ export function clearErrors (buffer, from = 1, to = Infinity) {
   b.errors = b.errors.filter(e => {
     const l = b.cm.getLineNumber(e.handle)
     if (l !== null && (l + 1 < from || l + 1 > to)) return true
-    e.mark.clear(); e.widget.clear(); b.cm.removeLineClass(e.handle, 'background', 'error-line')
+    e.mark.clear(); e.widget.clear(); b.cm.removeLineClass(e.handle, 'background', 'error-line'); b.cm.removeLineClass(e.handle, 'background', 'warning-line')
     return false
   })
 }
@@ -372,6 +383,13 @@ export function clearErrors (buffer, from = 1, to = Infinity) {
 // The page.
 const $ = id => document.getElementById(id)
 let current = null
+
+// A name inserted at the cursor of the buffer shown (the sounds panel).
+export function insert (text) {
+  if (readOnly || !current) return
+  current.cm.replaceSelection(text)
+  current.cm.focus()
+}
 
 function show (id) {
   current = byId[id] || byId.orchestra
@@ -454,4 +472,5 @@ function evalLine (b) {
 }
 
 setup()
-window.podiumEditor = { buffers: byId, hooks, evaluations, trace, evaluate, hush, showError, clearErrors, show, name: myName, color: myColor }
+window.podiumEditor = { buffers: byId, hooks, evaluations, messages, trace, evaluate, hush, showError, clearErrors, show, insert,
+  get current () { return current }, name: myName, color: myColor }

@@ -20,6 +20,12 @@ chromedriver, Selenium), as performers use it. One scenario per run; one line pe
     loop TEXT                  loops tab: the buffer set to TEXT, Ctrl-Enter on line 1; prints "evaluated …",
                                then, a second later, "roll NAME:EVENTS …" (the roll's rows)
     save TEXT                  patterns tab: the buffer set to TEXT, Ctrl-S; prints "saved yes|no"
+    truth SHOT PHONESHOT       what the page tells: a stack's layers as lanes ("lanes SLOT LABEL…"),
+                               a silent slot's warning and greyed lane ("warning …", "silent …"), the
+                               clip light after a loud note ("clip on|off", "meters N"), the sounds
+                               panel ("sounds N", "has NAME", "inserted yes|no"), help for jux
+                               ("help …"); at 390×844: "phone lanes N min H", "header height PX",
+                               "overflow yes|no"; screenshots to SHOT and PHONESHOT
 """
 import json, sys, threading, time
 from selenium import webdriver
@@ -221,6 +227,68 @@ def main():
         rows = p.js("return podiumHost.roll ? podiumHost.roll.slots.map(r => r.slot + ':' + r.events.length) : []")
         print("roll", " ".join(r.replace(" ", "_") for r in rows), flush=True)
         p.d.quit()
+    elif scenario == "truth":
+        shot, phoneshot = args[0], args[1]
+        p = Page(url, "dee")
+        hook_results(p)
+        p.set_text("patterns", 'd3 $ s "[[~ cp]*2, hh*8]"\n\nd6 $ s "superpianox*2" # n "0 7"\n\nd1 $ jux rev $ s "bd*2"\n')
+        for line in (0, 2):
+            p.js("window.__lastEval = null")
+            p.cursor("patterns", line)
+            p.chord(Keys.CONTROL, Keys.ENTER)
+            print(describe(p.last_result(0)), flush=True)
+        wait_for(lambda: p.js("return podiumHost.lanes.filter(l => l.slot === 'd3').length >= 2"), 5)
+        for slot in ("d3", "d6"):
+            lanes = p.js("return podiumHost.lanes.filter(l => l.slot === arguments[0]).map(l => l.label)", slot)
+            print("lanes", slot, " ".join(lanes), flush=True)
+        print("silent d6", p.js("return podiumHost.lanes.filter(l => l.slot === 'd6').every(l => !!l.silent)") and "yes" or "no", flush=True)
+        for w in p.js("return [...document.querySelectorAll('.warning-widget')].map(e => e.textContent)"):
+            print("warning", w, flush=True)
+        # A loud note from the orchestra tab: the output limit clips it, the light comes on.
+        p.js("window.__lastEval = null")
+        p.set_text("orchestra", p.text("orchestra").rstrip("\n") + "\n\ninstr 9\n  aLoud linseg 1.6, p3, 1.6\n  out aLoud\nendin\nschedule 9, 0, 0.5\n")
+        n = len(p.text("orchestra").split("\n"))
+        p.cursor("orchestra", n - 4)
+        p.chord(Keys.CONTROL, Keys.ENTER)
+        print(describe(p.last_result(0)), flush=True)
+        p.js("window.__lastEval = null")
+        p.cursor("orchestra", n - 2)
+        p.chord(Keys.SHIFT, Keys.ENTER)
+        print(describe(p.last_result(0)), flush=True)
+        on = wait_for(lambda: p.js("return document.getElementById('clip').classList.contains('on')"), 5)
+        print("clip", "on" if on else "off", flush=True)
+        print("meters", p.js("return document.querySelectorAll('#meters .meter').length"), flush=True)
+        # The sounds panel: listed, searched, a click inserts the name.
+        p.show("patterns")
+        p.cursor("patterns", 5, 0)
+        p.js("document.getElementById('soundsButton').click()")
+        wait_for(lambda: p.js("return document.querySelectorAll('#soundList .sound').length > 0"), 5)
+        print("sounds", p.js("return document.querySelectorAll('#soundList .sound').length"), flush=True)
+        for name in p.js("return [...document.querySelectorAll('#soundList .sound')].map(b => b.dataset.name)"):
+            print("has", name, flush=True)
+        p.d.find_element("id", "soundSearch").send_keys("bd")
+        time.sleep(0.2)
+        p.js("document.querySelector('#soundList .sound[data-name=\"bd\"]').click()")
+        print("inserted", "yes" if p.text().split("\n")[5].startswith("bd") else "no", flush=True)
+        p.js("document.getElementById('soundsButton').click()")
+        # Help in place: the cursor rests on jux.
+        p.cursor("patterns", 4, 7)
+        shown = wait_for(lambda: p.js("const h = document.getElementById('help'); return !h.hidden && h.textContent"), 5)
+        print("help", (shown or "").split("\n")[0], flush=True)
+        p.d.save_screenshot(shot)
+        p.d.quit()
+        q = Page(url, "phone", mobile=True)
+        time.sleep(1.5)
+        lanes = q.js("return podiumHost.lanes.length")
+        height = q.js("return document.getElementById('roll').getBoundingClientRect().height")
+        print("phone lanes", lanes, "min", round((height - 4) / max(lanes, 1), 1), flush=True)
+        # Told by the server (a page that evaluated nothing still sees d6 greyed).
+        print("phone silent d6", "yes" if q.js("return podiumHost.lanes.some(l => l.slot === 'd6') && podiumHost.lanes.filter(l => l.slot === 'd6').every(l => !!l.silent)") else "no", flush=True)
+        print("phone tabs visible", q.js("const t = document.getElementById('tabs').getBoundingClientRect(); return [...document.querySelectorAll('#tabs button')].filter(b => { const r = b.getBoundingClientRect(); return r.left >= t.left - 1 && r.right <= t.right + 1 }).length"), flush=True)
+        print("header height", round(q.js("return document.querySelector('header').getBoundingClientRect().height")), flush=True)
+        print("overflow", "yes" if q.js("return document.documentElement.scrollWidth > innerWidth") else "no", flush=True)
+        q.d.save_screenshot(phoneshot)
+        q.d.quit()
     elif scenario == "save":
         p = Page(url, "ana")
         p.set_text("patterns", args[0])

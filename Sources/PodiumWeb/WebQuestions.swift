@@ -1,0 +1,41 @@
+import Foundation
+import PodiumEngine
+import PodiumSurfaces
+
+/// What the editor asks and any page may (the audience's too): a name's reference, and every
+/// sound there is to play.
+///
+///     {"type":"help","topic":"jux"}  → {"type":"help","topic":"jux","text":"jux :: …\n  plays …","found":true}
+///     {"type":"sounds"}              → {"type":"sounds","instruments":[{"name":"bass","kind":"orchestra"},…],
+///                                       "samples":[{"name":"bd","bank":"GMRockKit","files":3,"also":["kick"]},…]}
+extension WebClients {
+    // Thread: Hummingbird's event loops
+    func answer(_ type: String, _ object: [String: Any]) -> String {
+        if type == "help" {
+            guard let topic = object["topic"] as? String, !topic.isEmpty, topic.utf8.count <= 64 else {
+                return WebClients.json(["type": "error", "message": "help needs \"topic\" (a name of at most 64 bytes)"])
+            }
+            let text = HelpTopics.help(topic)
+            return WebClients.json(["type": "help", "topic": topic, "text": text, "found": !text.hasPrefix("no help for ")])
+        }
+        return WebClients.json(["type": "sounds", "instruments": instrumentList(), "samples": sampleList()])
+    }
+
+    /// The orchestra's instruments by name and number, and the SuperDirt synths Podium plays.
+    func instrumentList() -> [[String: Any]] {
+        let table = driver.engine.instruments
+        let synths = Set(DirtSynths.names)
+        return table.names.sorted().map { ["name": $0, "kind": synths.contains($0) ? "SuperDirt synth" : "orchestra"] }
+            + table.numbers.sorted().map { ["name": String($0), "kind": "orchestra (by number)"] }
+    }
+
+    /// Every sample name with its bank, its number of files and its other names.
+    func sampleList() -> [[String: Any]] {
+        (loops?.patterns.samples?.library.banks ?? []).flatMap { b in
+            b.sounds.keys.sorted().map { n in
+                ["name": n, "bank": b.name, "files": b.sounds[n]?.count ?? 0,
+                 "also": b.aliases.filter { $0.value == n }.keys.sorted()] as [String: Any]
+            }
+        }
+    }
+}
