@@ -39,6 +39,11 @@ enum Parameter: Sendable {
     case namedPatterns
     /// A list of (name, function) pairs (`ur`'s `[("double", fast 2)]`).
     case namedFunctions
+    /// A list of lists of plain numbers (`markovPat`'s transition matrix `[[3, 5], [1, 1]]`).
+    case matrix
+    /// A list of (name, plain value) pairs (`swap`'s `[("a", "bd"), ("b", "sn")]`), the values of
+    /// the result's kind.
+    case valuePairs
 }
 
 /// A built-in's arguments, each ready for the function it runs.
@@ -60,6 +65,8 @@ enum BuiltinArgument {
     case triples([(Time, Time, Pattern<ControlMap>)])
     case namedPatterns([(String, Pattern<ControlMap>)])
     case namedFunctions([(String, @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>)])
+    case matrix([[Double]])
+    case valuePairs([(String, ControlMap)])
     /// Taken with the next parameter (`spreader`).
     case none
 }
@@ -84,6 +91,8 @@ struct BuiltinArguments {
     func pair(_ i: Int) -> (Time, Time) { if case let .pair(s, e) = items[i] { return (s, e) }; return (.zero, .zero) }
     func plainValues(_ i: Int) -> [ControlMap] { if case let .values(v) = items[i] { return v }; return [] }
     func numbers(_ i: Int) -> [Time] { if case let .numbers(v) = items[i] { return v }; return [] }
+    func matrix(_ i: Int) -> [[Double]] { if case let .matrix(v) = items[i] { return v }; return [] }
+    func valuePairs(_ i: Int) -> [(String, ControlMap)] { if case let .valuePairs(v) = items[i] { return v }; return [] }
     /// A list of plain numbers as whole numbers (floored, clamped).
     func ints(_ i: Int) -> [Int] { numbers(i).map { Int(clamping: $0.floorInt) } }
     func fs(_ i: Int) -> [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] { if case let .functions(f) = items[i] { return f }; return [] }
@@ -239,6 +248,26 @@ struct Builtin: Sendable {
                 var ns: [Time] = []
                 for x in xs { ns.append(try Builtins.plainNumber(x, context)) }
                 items.append(.numbers(ns))
+            case .matrix:
+                guard case let .list(rows, _) = a else { throw Builtins.expected("a list of lists of numbers (`[[3, 5], [1, 1]]`)", context, a) }
+                var m: [[Double]] = []
+                for row in rows {
+                    guard case let .list(xs, _) = row else { throw Builtins.expected("a list of numbers (`[3, 5]`), a row of the matrix", context, row) }
+                    var r: [Double] = []
+                    for x in xs { r.append(try Builtins.plainNumber(x, context).double) }
+                    m.append(r)
+                }
+                items.append(.matrix(m))
+            case .valuePairs:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of pairs (`[(\"a\", \"bd\"), (\"b\", \"sn\")]`)", context, a) }
+                var ps: [(String, ControlMap)] = []
+                for x in xs {
+                    guard case let .tuple(t, _) = x, t.count == 2, case let .poly(key) = t[0], let name = key.text ?? key.number.map({ Builtins.keyText($0.value) }) else {
+                        throw Builtins.expected("a pair of a name and a value (`(\"a\", \"bd\")`)", context, x)
+                    }
+                    ps.append((name, try Builtins.plainValue(t[1], k, ev, context)))
+                }
+                items.append(.valuePairs(ps))
             case .functions:
                 guard case let .list(xs, _) = a else { throw Builtins.expected("a list of functions (`[rev, fast 2, (# speed 2)]`)", context, a) }
                 var fs: [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] = []
@@ -318,6 +347,21 @@ enum Builtins {
 
     /// A literal number (or arithmetic on literals), as its exact value.
     // Thread: any
+    /// A number as a pattern of strings reads it (`swap [(1, "bd")] "1 2"`): "1", "0.5".
+    static func keyText(_ t: Time) -> String {
+        let d = t.double
+        return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+
+    /// A value as `swap` looks it up: a string as it is, a number as `keyText` writes it.
+    static func keyText(_ v: Value?) -> String {
+        switch v {
+        case let .string(s)?: return s
+        case let v?: return v.number.map { keyText(Time($0)) } ?? ""
+        case nil: return ""
+        }
+    }
+
     static func plainNumber(_ v: RuntimeValue, _ context: String) throws(PatternError) -> Time {
         if case let .poly(p) = v, let n = p.number { return n.value }
         throw expected("a plain number", context, v)

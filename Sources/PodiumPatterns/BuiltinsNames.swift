@@ -61,11 +61,10 @@ extension Builtins {
     static let unsupported: Set<String> = Set("""
     rolled rolledBy fit' nTake whenT ifp \
     steps wait sig gap \
-    superimpose' smash smash' lindenmayer markovPat swap smooth numerals \
+    superimpose' smash smash' lindenmayer numerals \
     reset restart \
     euclidOffFull histpan fromMaybes flatpat degradeBy' unDegradeBy' \
-    ncat sec msec cps getcps lingerBy squeezeJoin nT rolledWith range' irand' perlinWith perlin2 \
-    perlin2With
+    ncat sec msec cps getcps lingerBy squeezeJoin nT rolledWith range' irand'
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others

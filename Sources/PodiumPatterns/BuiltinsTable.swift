@@ -116,6 +116,10 @@ extension Builtins {
         t["rangex"] = Builtin([.number, .number, .same], .numeric) { a, k in
             plain(rangex(a.number(0).double, a.number(1).double, a.double(2)), k)
         }
+        t["perlinWith"] = Builtin([.pattern(.double)], .numeric) { a, k in plain(perlinWith(a.double(0)), k) }
+        t["perlin2With"] = Builtin([.pattern(.double), .pattern(.double)], .numeric) { a, k in plain(perlin2With(a.double(0), a.double(1)), k) }
+        t["perlin2"] = Builtin([.pattern(.double)], .numeric) { a, k in plain(perlin2(a.double(0)), k) }
+        t["smooth"] = Builtin([.pattern(.double)], .numeric) { a, k in plain(smooth(a.double(0)), k) }
         t["quantise"] = Builtin([.number, .same], .numeric) { a, k in plain(quantise(a.number(0).double, a.double(1)), k) }
         t["run"] = Builtin([.same], .numeric) { a, k in plain(run(a.double(0)), k) }
         t["scan"] = Builtin([.same], .numeric) { a, k in plain(scan(a.double(0)), k) }

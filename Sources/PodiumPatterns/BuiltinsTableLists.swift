@@ -22,6 +22,10 @@ extension Builtins {
         t["fromList"] = Builtin([.values]) { a, _ in slowcat(a.plainValues(0).map { P.pure($0) }) }
         t["fastFromList"] = Builtin([.values]) { a, _ in fastcat(a.plainValues(0).map { P.pure($0) }) }
         t["listToPat"] = t["fastFromList"]
+        t["swap"] = Builtin([.valuePairs, .pattern(.string)]) { a, _ in swap(a.valuePairs(0), a.p(1).map { Builtins.keyText($0[plainValueKey]) }) }
+        t["markovPat"] = Builtin([.pattern(.int), .pattern(.int), .matrix], .numeric) { a, k in
+            plain(markovPat(a.int(0), a.int(1), a.matrix(2)).map(Double.init), k)
+        }
         t["fit"] = Builtin([.pattern(.int), .values, .pattern(.int)]) { a, _ in fit(a.int(0), a.plainValues(1), a.int(2)) }
         // Random choices from lists.
         t["choose"] = Builtin([.values]) { a, _ in choose(a.plainValues(0)) }

@@ -131,3 +131,12 @@ public func _plyWith<T>(_ n: Double, _ f: @escaping @Sendable (Pattern<T>) -> Pa
 public func plyWith<T>(_ n: Pattern<Double>, _ f: @escaping @Sendable (Pattern<T>) -> Pattern<T>, _ p: Pattern<T>) -> Pattern<T> {
     innerJoin(n.map { _plyWith($0, f, p) })
 }
+
+/// Each value looked up by its name in `pairs`; one that is not there is dropped (Tidal's `swap`).
+public func swap<T: Sendable>(_ pairs: [(String, T)], _ p: Pattern<String>) -> Pattern<T> {
+    Pattern { a in
+        p.query(a).compactMap { e in
+            pairs.first { $0.0 == e.value }.map { Event(context: e.context, whole: e.whole, part: e.part, value: $0.1) }
+        }
+    }
+}

@@ -73,6 +73,12 @@ public enum PatternReference {
         "palindrome": "plays the pattern forwards, then backwards, in alternate cycles",
         "brak": "squashes every other cycle into half a cycle, shifted (a breakbeat feel)",
         "swingBy": "delays every other of N subdivisions by the amount",
+        "markovPat": "N steps a cycle walking a Markov chain from a state: markovPat 8 1 [[3,5,2], [4,4,2], [0,1,0]] (rows normalised)",
+        "swap": "each value looked up by name: s (swap [(\"a\", \"bd\"), (\"b\", \"sn\")] \"a b\"); others are dropped",
+        "smooth": "glides between a pattern's values: # cutoff (smooth \"200 800\")",
+        "perlinWith": "smooth noise following a pattern of numbers (random at whole numbers, eased between)",
+        "perlin2With": "2D Perlin noise from 0 to 1: perlin2With (cosine*2) (sine*2) repeats each cycle without reversing",
+        "perlin2": "perlin2With with the cycle as its first input",
         "run": "0 1 2 … N−1 in one cycle",
         "silence": "no events",
         "spread": "the function given each value in turn, one a cycle: spread fast [1, 2]; spread ($) [rev, fast 2]",
@@ -130,6 +136,8 @@ public enum PatternReference {
         case .pair: return "(Time, Time)"
         case .values: return "[a]"
         case .numbers: return "[Time]"
+        case .matrix: return "[[Double]]"
+        case .valuePairs: return "[(String, a)]"
         case .functions: return "[Pattern a -> Pattern a]"
         case .weightedValues: return "[(a, Double)]"
         case .patternWeights: return "[(Pattern a, Double)]"

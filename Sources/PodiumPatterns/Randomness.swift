@@ -150,3 +150,37 @@ public func _stripe<T>(_ n: Int, _ p: Pattern<T>) -> Pattern<T> { substructShift
 
 /// Tidal's `stripe`, the count patterned.
 public func stripe<T>(_ n: Pattern<Int>, _ p: Pattern<T>) -> Pattern<T> { tParam(_stripe, n, p) }
+
+/// A one-cycle pattern of `n` steps walking a Markov chain from state `xi`, each step drawn from
+/// the current state's row of `matrix` (rows normalised), a new walk every cycle (Tidal's
+/// `markovPat`, with `runMarkov`'s random numbers). A row or state that does not exist, or n
+/// outside 1…65536, plays nothing (Tidal's walk would stop with an error).
+public func markovPat(_ n: Pattern<Int>, _ xi: Pattern<Int>, _ matrix: [[Double]]) -> Pattern<Int> {
+    innerJoin(appBoth(n, xi) { n, xi in _markovPat(n, xi, matrix) })
+}
+
+func _markovPat(_ n: Int, _ xi: Int, _ matrix: [[Double]]) -> Pattern<Int> {
+    Pattern { a in
+        guard let chain = runMarkov(n, matrix, xi, a.start.sam) else { return [] }
+        return fastcat(chain.map { Pattern.pure($0) }).query(a)
+    }.splitQueries()
+}
+
+/// The chain of `n` states from `xi`, seeded by the cycle (Tidal's `runMarkov`); nil where
+/// Tidal's would fail.
+public func runMarkov(_ n: Int, _ matrix: [[Double]], _ xi: Int, _ seed: Time) -> [Int]? {
+    guard n >= 1, n <= 65536 else { return nil }
+    let rows = matrix.map { row -> [Double] in
+        let sum = row.reduce(0, +)
+        return row.map { $0 / sum }
+    }
+    var xs = [xi]
+    while xs.count < n {
+        guard let state = xs.last, state >= 0, state < rows.count else { return nil }
+        let r = TidalRandom.timeToRand(seed + Time(Int64(xs.count)) / Time(Int64(n)))
+        var sum = 0.0
+        guard let next = rows[state].firstIndex(where: { sum += $0; return r <= sum }) else { return nil }
+        xs.append(next)
+    }
+    return xs
+}

@@ -82,6 +82,48 @@ public func perlinWith(_ p: Pattern<Double>) -> Pattern<Double> {
 /// Smooth noise over time, a new random value each cycle (Tidal's `perlin`).
 public func perlin() -> Pattern<Double> { perlinWith(sig { $0.double }) }
 
+/// Perlin noise over two inputs, from 0 to 1 (Tidal's `perlin2With`): a random gradient at each
+/// whole-number corner, eased between; a circle in (x, y) repeats without reversing.
+public func perlin2With(_ x: Pattern<Double>, _ y: Pattern<Double>) -> Pattern<Double> {
+    @Sendable func s(_ v: Double) -> Double { 6.0 * pow(v, 5) - 15.0 * pow(v, 4) + 10.0 * pow(v, 3) }
+    @Sendable func angle(_ a: Double, _ b: Double) -> Double { 2 * Double.pi * timeToRandDouble(a + 0.0001 * b) }
+    // Tidal combines x and y with <*> in every term: the same wholes each time, so once is the same.
+    return appBoth(x, y) { xv, yv in
+        let fx = xv.rounded(.down), fy = yv.rounded(.down), cx = fx + 1, cy = fy + 1
+        let xf = xv - fx, yf = yv - fy
+        func dot(_ ax: Double, _ ay: Double, _ dx: Double, _ dy: Double) -> Double {
+            let t = angle(ax, ay)
+            return cos(t) * dx + sin(t) * dy
+        }
+        let a = dot(fx, fy, xf, yf), b = dot(cx, fy, xf - 1, yf)
+        let c = dot(fx, cy, xf, yf - 1), d = dot(cx, cy, xf - 1, yf - 1)
+        let sx = s(xf), sy = s(yf)
+        let v = (1 - sx) * (1 - sy) * a + sx * (1 - sy) * b + (1 - sx) * sy * c + sx * sy * d
+        return (v + 1) / 2
+    }
+}
+
+/// `perlin2With` with the cycle as its first input (Tidal's `perlin2 = perlin2With (sig fromRational)`).
+public func perlin2(_ y: Pattern<Double>) -> Pattern<Double> { perlin2With(sig { $0.double }, y) }
+
+/// Values glided between: at each query, the value at the query's middle moves linearly towards
+/// the next event's, by how far into its event the middle is (Tidal 1.7's `smooth`; the event
+/// spans the query, as Tidal's does).
+public func smooth(_ p: Pattern<Double>) -> Pattern<Double> {
+    let monoP = mono(p)
+    return Pattern { a in
+        let middle = (a.start + a.stop) / Time(2)
+        guard let e = monoP.query(Arc(middle, middle)).first else { return [] }
+        guard let next = monoP.query(Arc(e.wholeStop, e.wholeStop)).first?.value else {
+            return [Event(context: e.context, whole: a, part: a, value: e.value)]
+        }
+        let w = e.wholeOrPart
+        let width = w.stop - w.start
+        let pc = width == .zero ? 0 : ((e.part.start - w.start) / width).double
+        return [Event(context: e.context, whole: a, part: a, value: e.value + (next - e.value) * pc)]
+    }
+}
+
 /// `from + (to - from) * v` with patterned bounds, structure from `p` (Tidal's `range`).
 public func range(_ from: Pattern<Double>, _ to: Pattern<Double>, _ p: Pattern<Double>) -> Pattern<Double> {
     appRight(appRight(from, to) { ($0, $1) }, p) { ft, v in v * (ft.1 - ft.0) + ft.0 }

@@ -81,12 +81,16 @@ final class MusicalTimeTests {
         }
         #expect(offBeat.isEmpty, "frames off the beat: \(offBeat) (xruns \(xruns), the capture's \(capture.xruns))")
         // p3 = 0.25 beats: the step lasts a quarter of a beat (to within a k-cycle, where Csound ends
-        // notes), in performed frames: a period the capture missed inside the note is not shorter sound.
+        // notes). Under load a period can be missing from the capture only (the note's captured
+        // samples are a period short, its JACK frames right) or from the whole graph (the server
+        // skipped it: the frames a period long, the samples right): either measure may be right.
         let s = capture.samples(0)
         if let i = onsets.first {
             let captured = s[i...].prefix { abs($0) > 0.01 }.count
-            let length = Int(capture.frame(ofSample: i + captured - 1) - capture.frame(ofSample: i)) + 1
-            #expect(abs(Double(length) - framesPerBeat / 4) <= 65, "a quarter beat is \(framesPerBeat / 4) frames; the note lasted \(length) (\(captured) captured samples)")
+            let frames = Int(capture.frame(ofSample: i + captured - 1) - capture.frame(ofSample: i)) + 1
+            let quarter = framesPerBeat / 4
+            #expect(min(abs(Double(captured) - quarter), abs(Double(frames) - quarter)) <= 65,
+                    "a quarter beat is \(quarter) frames; the note lasted \(captured) captured samples over \(frames) JACK frames")
         }
     }
 
