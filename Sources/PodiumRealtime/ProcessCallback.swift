@@ -59,8 +59,10 @@ package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoi
     let cpu = _unsafePerformance { podium_thread_cpu_ns() } &- startedCPU
     recordDuration(s, started: started, nanoseconds: elapsed, cpu: cpu, frames: n)
     s.pointee.slicesThisCallback = 0
-    // The load guard counts the CPU time this thread used, not time it waited to be scheduled.
-    if performed, n > 0, let engine = s.pointee.engine {
+    // The load guard counts the CPU time this thread used, not time it waited to be scheduled,
+    // and not a callback in which Csound merged a compile: that cost is the compile's, once (a
+    // `:load` then a note at once had the note refused for the merge's 11 ms), not the voices'.
+    if performed, n > 0, !s.pointee.mergedThisCallback, let engine = s.pointee.engine {
         s.pointee.loadGuard.observe(load: Double(cpu) * s.pointee.sampleRate / (Double(n) * 1e9),
                                     voices: RTEngine.load(engine.voices))
     }

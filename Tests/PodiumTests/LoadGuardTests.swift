@@ -90,6 +90,31 @@ final class LoadGuardJackTests {
         #expect(eventually(3) { driver.journal.follow(nil).lines.dropFirst(before).contains { $0.contains(" event 4.99999 ") } })
     }
 
+    @Test("a compile's merge is the compile's cost, once: a note sent as the merge lands is not refused at the load limit")
+    func mergeIsNotLoad() throws {
+        var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        jack.loadLimit = 0.2
+        let driver = JackDriver(source: .text(orchestra: LoadGuardJackTests.orchestra, score: "", name: "heavy.orc"), jack: jack)
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        // 150 named instruments of a few opcodes each: their merge takes a callback several times
+        // the limit (a debug build's Csound), as a performer's `:load` of a library does.
+        let library = (1...150).map { i in
+            "instr lib\(i)\n  k1 linseg 0, p3, 1\n  a1 vco2 0.1*k1, \(100 + i)\n  a2 moogladder a1, 1000 + k1*500, 0.2\n  a3 butterlp a2, 3000\n  outs a3*0, a3*0\nendin"
+        }.joined(separator: "\n")
+        var merges = 0, refused = 0
+        for round in 0..<5 {
+            let before = driver.stats.loadLimited
+            _ = try driver.compileAndWait(library.replacingOccurrences(of: "0.1*k1", with: "0.\(round + 1)*k1"), source: "library \(round)")
+            try producer.event([4, 0, 0.05])  // at once, as `:load lib.orc` then `i 4 0 …`
+            Thread.sleep(forTimeInterval: 0.15)
+            merges += 1
+            refused += Int(driver.stats.loadLimited - before)
+        }
+        #expect(merges == 5 && refused == 0, "notes refused right after a merge: \(refused) of \(merges); \(driver.stats)")
+    }
+
     /// The instrument number of an `event` line of the journal that starts a note of instrument 4.
     static func instrument(_ line: String) -> Double? {
         let words = line.split(separator: " ")
