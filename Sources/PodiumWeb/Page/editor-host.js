@@ -11,7 +11,6 @@ let nextId = 1
 let clock = null        // the last status: tempo, beat, quantum, when it came
 let roll = null         // the last roll: slots and their events in cycles
 const lit = []          // steps lit (for tests): { buffer, spans, frame, at }
-const silent = new Map() // slot → why it plays nothing (from the evaluation's answer)
 let lanes = []          // the roll's lanes as last drawn (for tests): { slot, label, events, silent }
 let sounds = null       // the sounds panel's list, asked for once
 let helpTopic = ''      // the word whose reference shows
@@ -29,11 +28,6 @@ function receive (m) {
   if (m.type === 'evaluated') {
     const done = waiting.get(m.id)
     if (done) { waiting.delete(m.id); done(m) }
-    // "d6: silent — no instrument …": its lane greyed until it is evaluated again.
-    for (const part of (m.message || '').split('; ')) {
-      const said = /^(\S+): (silent|playing)(?: — (.*))?$/.exec(part)
-      if (said) { if (said[2] === 'silent') silent.set(said[1], said[3] || 'silent'); else silent.delete(said[1]) }
-    }
     note(m.ok ? m.message : (m.errors || []).map(e => `${e.line}:${e.column} ${e.message}`).join('; '))
   } else if (m.type === 'lit') {
     light(m)
@@ -160,7 +154,7 @@ function light (m) {
 
 // The roll: two cycles from the current one, a lane per layer of each slot (events that overlap
 // in time go to separate lanes: `[a, b]` and `stack` show each layer), labelled, the line now.
-// A slot that plays nothing (its evaluation said why) is greyed.
+// A slot that plays nothing (the server says why, with the roll) is greyed.
 function layLanes () {
   const out = []
   for (const slot of roll.slots) {
@@ -174,7 +168,7 @@ function layLanes () {
     if (!slotLanes.length) slotLanes.push({ events: [], labels: new Map() })
     slotLanes.forEach((l, i) => {
       const label = [...l.labels].sort((a, b) => b[1] - a[1])[0]
-      out.push({ slot: slot.slot, first: i === 0, label: label ? label[0] : '', events: l.events, silent: slot.silent || silent.get(slot.slot) || null })
+      out.push({ slot: slot.slot, first: i === 0, label: label ? label[0] : '', events: l.events, silent: slot.silent || null })
     })
   }
   return out
