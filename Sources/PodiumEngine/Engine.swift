@@ -43,6 +43,10 @@ public final class Engine: @unchecked Sendable {
         var orchestraTexts: [String] = []
         /// Whole orchestras compiled before start, learnt when first asked (`learn(whole:)`).
         var unlearnt: [String] = []
+        /// The size the host grew Csound's table of instruments to, and the numbers of the empty
+        /// instruments that grew it (`makeRoom`, InstrumentTableGrowth.swift).
+        var tableGrown = 0
+        var roomInstruments: Set<Int> = []
     }
     /// The orchestra text that compiled, in order (sessions keep it): a copy.
     // Thread: any
@@ -185,7 +189,10 @@ public final class Engine: @unchecked Sendable {
         // of a failed allocation (`memdie`): compiled so, then learnt in a scratch Csound when it
         // includes files (it may use the globals of what compiled before, which a scratch lacks).
         let declared = InstrumentTable.declared(in: text).names
-        let lines = try checked(source: source, shift: -lineOffset) { api.compileOrc(text + "\n" + Engine.exports(declared)) }
+        let anchor = self.anchor(for: text)
+        let lines = try checked(source: source, shift: -lineOffset - (anchor == nil ? 0 : 2)) {
+            api.compileOrc((anchor.map(Engine.roomInstrument) ?? "") + text + "\n" + Engine.exports(declared))
+        }
         keep(text)
         let found = OrchestraCheck.mentions(text, "#include") ? CsoundAPI.compiledOrchestra(text, options: appliedOptions) : nil
         let included = learn(text, parsed: found).names.filter { !declared.contains($0) }
@@ -217,6 +224,7 @@ public final class Engine: @unchecked Sendable {
     private var nextMarker = 0.0
 
     /// Code that marks when the audio thread has applied an async compile or score text.
+    static let markerName = "podium_score_marker"
     static let markerInstrument = """
     instr podium_score_marker
       chnset p4, "\(scoredMarker)"
@@ -249,7 +257,7 @@ public final class Engine: @unchecked Sendable {
         started = true
         compiled.withLock { learnPending(&$0) }
         // Runs before the first k-cycle, after the orchestra's own global code: the seed wins.
-        var host = Engine.markerInstrument + "\n" + Engine.exports(instruments.names)
+        var host = Engine.markerInstrument + "\n" + Engine.exports(instruments.names + [Engine.markerName])
         if let seed = options.seed { host += "seed \(seed)\n" }
         // Host code: not the performer's, so not listed among instruments or session orchestras.
         try checked(source: "podium host code") { api.compileOrc(host) }
@@ -280,18 +288,24 @@ public final class Engine: @unchecked Sendable {
         // One compile, one merge (the journal's k-cycle for it): the text, the numbers Csound
         // gives the instruments it names, and the marker.
         let declared = InstrumentTable.declared(in: text).names
-        let code = text + "\n" + Engine.exports(declared) + "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
         guard keep else {
             // The host's own code, as Csound's own call compiles it.
+            let code = text + "\n" + Engine.exports(declared) + "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
             try checked(source: source, shift: -lineOffset) { api.compileOrcAsync(code) }
+            if let number = InstrumentTableGrowth.roomNumber(in: text) { noteRoomInstrument(number) }
             return marker
         }
+        // First, an empty instrument that makes the compile's table as large as the performance's.
+        let anchor = self.anchor(for: text)
+        let code = (anchor.map(Engine.roomInstrument) ?? "") + text + "\n" + Engine.exports(declared)
+            + "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
         var parsed: CompiledOrchestra?
-        try checked(source: source, shift: -lineOffset) { () -> Int32 in
+        try checked(source: source, shift: -lineOffset - (anchor == nil ? 0 : 2)) { () -> Int32 in
             let r = api.compileParsedAsync(code)
             parsed = r.found
             return r.code
         }
+        if let anchor { parsed?.numbers.remove(anchor) }
         self.keep(text)
         // Named instruments of the files it includes: their numbers published by a second
         // compile (silent: channels only, for a hush's list and notes by name).
@@ -403,7 +417,15 @@ public final class Engine: @unchecked Sendable {
         }
         // SuperDirt's synths by name, but those the orchestra defines itself (DirtSynths.swift).
         engine.dirtSynthsKeptByOrchestra = try DirtSynths.compile(into: engine)
-        for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
+        for text in liveOrchestras {
+            // Named instruments compiled live fit the table as they did the first time.
+            let found = OrchestraCheck.mentions(text, "#include") ? CsoundAPI.compiledOrchestra(text, options: engine.appliedOptions) : nil
+            for number in try engine.room(for: InstrumentTable(found ?? CompiledOrchestra.declared(in: text)), source: "live").steps {
+                _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(Engine.roomInstrument(number)) }
+                engine.noteRoomInstrument(number)
+            }
+            try engine.compileOrchestra(text, source: "live")
+        }
         return engine
     }
 }

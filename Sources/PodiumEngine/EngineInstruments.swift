@@ -27,6 +27,8 @@ extension Engine {
         let found = parsed ?? CompiledOrchestra.declared(in: text)
         compiled.withLock {
             $0.instruments.add(found)
+            // A number the performer defines is theirs, no longer an empty instrument of the host's.
+            $0.roomInstruments.subtract(found.numbers)
             $0.identifiers.formUnion(found.identifiers)
         }
         return found
@@ -49,6 +51,12 @@ extension Engine {
     // Thread: NRT
     public func instrumentNumber(named name: String) -> Double? {
         guard defines(name: name) else { return nil }
+        return exportedNumber(name)
+    }
+
+    /// The number a `podium.instr.NAME` channel holds (nil: none yet).
+    // Thread: NRT
+    func exportedNumber(_ name: String) -> Double? {
         let (p, rc) = api.channelPointer("podium.instr.\(name)", type: 0)
         _ = p
         guard rc & 15 == 1, let ptr = api.channelPointer("podium.instr.\(name)", type: rc).0 else { return nil }
@@ -63,5 +71,58 @@ extension Engine {
         let table = instruments
         let named = table.names.compactMap { instrumentNumber(named: $0) }.map(Int.init)
         return Set(table.numbers).union(named).sorted()
+    }
+
+    /// What Csound's table of instruments holds now: the numbered instruments, and the numbers
+    /// Csound gave named ones, the host's own included (`podium_voices`, `podium_score_marker`),
+    /// which a live compile's new names must not be given (InstrumentTableGrowth).
+    // Thread: NRT
+    public func heldInstrumentNumbers() -> (numbered: Set<Int>, named: [Int]) {
+        let table = instruments
+        let host = [(try? control(Engine.voicesInstrumentChannel)).flatMap { $0 > 0 ? $0 : nil }, exportedNumber(Engine.markerName)]
+        let named = (table.names.compactMap { instrumentNumber(named: $0) } + host.compactMap { $0 }).map(Int.init)
+        return (table.numbers, named)
+    }
+
+    /// What `compiled` needs of Csound's table of instruments before it merges: the empty
+    /// instruments that grow the table by a block each (its new named instruments fit), and the
+    /// anchor the compile starts with (InstrumentTableGrowth.swift says why). Refused past the
+    /// highest number a performance takes.
+    // Thread: NRT (the compiling thread)
+    public func room(for compiled: InstrumentTable, source: String) throws -> InstrumentTableGrowth.Room {
+        let held = heldInstrumentNumbers()
+        let (grown, placeholders) = self.compiled.withLock { ($0.tableGrown, $0.roomInstruments) }
+        let occupied = held.numbered.union(held.named)
+        let size = InstrumentTableGrowth.tableSize(numbered: held.numbered.union(placeholders), named: held.named, known: grown)
+        let names = Set(instruments.names + [Engine.markerName, "podium_voices"])
+        guard let room = InstrumentTableGrowth.room(for: compiled, names: names, occupied: occupied, placeholders: placeholders, size: size,
+                                                    namedPastFirstBlock: held.named.contains { $0 >= InstrumentTableGrowth.block }) else {
+            throw EngineError.compile(CompileFailure(source: source, diagnostics: [
+                "error: this code names \(compiled.names.filter { !names.contains($0) }.count) new instruments, more than a performance's \(OrchestraCheck.maximumInstrumentNumber) instrument numbers hold beside the \(occupied.count) taken; not compiled"]))
+        }
+        return room
+    }
+
+    /// An empty instrument that grows Csound's table of instruments to `number` + one block.
+    public static func roomInstrument(_ number: Int) -> String { "instr \(number)\nendin\n" }
+
+    /// Notes an empty instrument of the host's (`roomInstrument`) compiled at `number`.
+    // Thread: NRT (the compiling thread)
+    func noteRoomInstrument(_ number: Int) {
+        compiled.withLock {
+            $0.tableGrown = max($0.tableGrown, (number / InstrumentTableGrowth.block + 1) * InstrumentTableGrowth.block)
+            $0.roomInstruments.insert(number)
+        }
+    }
+
+    /// The anchor a compile of `text` starts with (nil: the table is one block), noted as the
+    /// host's; never a number the text defines (`instr N` twice in one compile is an error).
+    // Thread: NRT (the compiling thread)
+    func anchor(for text: String) -> Int? {
+        var own = InstrumentTable.declared(in: text).numbers
+        if OrchestraCheck.mentions(text, "#include"), let found = CsoundAPI.compiledOrchestra(text, options: appliedOptions) { own.formUnion(found.numbers) }
+        guard let anchor = try? room(for: InstrumentTable(CompiledOrchestra(numbers: own)), source: "").anchor else { return nil }
+        noteRoomInstrument(anchor)
+        return anchor
     }
 }

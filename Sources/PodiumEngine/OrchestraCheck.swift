@@ -129,8 +129,9 @@ public enum OrchestraCheck {
     /// What Csound's parser did with the text in a child process.
     public enum Verdict: Equatable, Sendable {
         /// Parsed and compiled (or failed with ordinary errors, which the live compile reports),
-        /// with what its global code cost when it merged (seconds; nil: not run).
-        case parsed(Double?)
+        /// with what its global code cost when it merged (seconds; nil: not run) and the
+        /// instruments Csound compiled from it (nil: not said).
+        case parsed(Double?, InstrumentTable?)
         /// Csound left its parser by longjmp: compiling this while the engine performs would abort.
         case fatal([String])
         /// Its global code fails at init: Csound's lines.
@@ -195,8 +196,14 @@ public enum OrchestraCheck {
     /// measured in the child; nil: not measured), which the performing engine spends on the audio thread.
     @discardableResult
     public static func inChild(_ text: String, source: String, options: [String] = [], limits: CompileLimits = CompileLimits()) throws -> Double? {
+        try checkedInChild(text, source: source, options: options, limits: limits).cost
+    }
+
+    /// `inChild`, with the instruments Csound compiled from the text in the child (its includes'
+    /// too; nil when the child did not say).
+    public static func checkedInChild(_ text: String, source: String, options: [String] = [], limits: CompileLimits = CompileLimits()) throws -> (cost: Double?, instruments: InstrumentTable?) {
         switch try childVerdict(text, options: options, limits: limits) {
-        case let .parsed(cost): return cost
+        case let .parsed(cost, instruments): return (cost, instruments)
         case let .fatal(lines):
             throw EngineError.compile(CompileFailure(source: source, diagnostics: (lines.isEmpty ? ["error: Csound cannot compile this text"] : lines)
                 + ["(not compiled: Csound 6.18 would abort the performance on this error)"]))
@@ -245,7 +252,8 @@ public enum OrchestraCheck {
                               + (lines.first(where: isMemoryFailure).map { ": Csound: \($0.trimmingCharacters(in: .whitespaces))" } ?? ""))
         case .status(CheckExit.parsed), .status(CheckExit.errors):
             let cost = lines.last { $0.hasPrefix(costLine) }.flatMap { Double($0.dropFirst(costLine.count).split(separator: " ").first ?? "") }
-            return .parsed(cost.map { $0 / 1e6 })
+            let instruments = lines.last { $0.hasPrefix(instrumentsLine) }.map { InstrumentTable(checkLine: String($0.dropFirst(instrumentsLine.count))) }
+            return .parsed(cost.map { $0 / 1e6 }, instruments)
         case .status(CheckExit.fatal): return .fatal(lines)
         case .status(CheckExit.initError): return .initError(lines)
         case let .status(status):
@@ -258,6 +266,8 @@ public enum OrchestraCheck {
 
     /// How the child reports the cost of the text's global code (`… N µs`).
     public static let costLine = "podium-check: global code"
+    /// How the child reports the instruments Csound compiled from the text (`… 1 2 | bass lead`).
+    public static let instrumentsLine = "podium-check: instruments"
 
     /// The child's exit codes.
     public enum CheckExit {

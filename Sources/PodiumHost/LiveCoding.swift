@@ -92,12 +92,14 @@ extension JackDriver {
     /// the callback applies commands before `csoundPerformKsmps` merges pending compiles.
     // Thread: NRT (the compile queue's, or a caller that may wait)
     func compileAdmitted(_ text: String, source: String) throws -> UInt64 {
-        let cost = try OrchestraCheck.inChild(text, source: source, options: searchOptions, limits: jackOptions.compileLimits)
+        let checked = try OrchestraCheck.checkedInChild(text, source: source, options: searchOptions, limits: jackOptions.compileLimits)
+        let cost = checked.cost
         // vco2init run again replaces the tables that playing vco2 voices read (a crash).
         if OrchestraCheck.mentions(text, "vco2init"), lock.withLock({ _engine!.uses("vco2") }) {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
                 "error: vco2init while vco2 tables exist would replace them under the voices reading them; not compiled (run it once, at the start of the orchestra)"]))
         }
+        try makeRoom(for: checked.instruments ?? InstrumentTable.declared(in: text), source: source)
         // Big tables are built off the audio thread (StagedCompile.swift).
         if let marker = try compileStaged(text, source: source) { return marker }
         warnIfHeavy(cost, source: source)
@@ -111,6 +113,19 @@ extension JackDriver {
         waitForMerge(marker)
         updateInstrumentBound(lock.withLock { _engine! })
         return UInt64(marker)
+    }
+
+    /// Grows Csound's table of instruments before a compile whose new named instruments would
+    /// not fit in it (Csound 6.18 would store them past it: InstrumentTableGrowth.swift): an
+    /// empty `instr N` at the table's size per block, merged first, journaled as the host's code
+    /// (a replay grows it alike; a rebuilt engine does the same before the same text).
+    // Thread: NRT (the compile queue's, or a caller that may wait)
+    func makeRoom(for compiled: InstrumentTable, source: String) throws {
+        let engine = lock.withLock { _engine! }
+        for number in try engine.room(for: compiled, source: source).steps {
+            // Merged in order with what follows even if the wait ends first (a server away).
+            _ = try evaluate(Engine.roomInstrument(number), timeout: 2)
+        }
     }
 
     /// What a hush releases: the instruments the orchestra defines (named instruments' numbers

@@ -102,8 +102,8 @@ final class LoadGuardJackTests {
         try driver.start()
         defer { driver.stop() }
         let producer = driver.makeProducer()
-        // 150 named instruments of a few opcodes each (with the performance's own, under the 200
-        // Csound's table holds: growing it live is another matter): their merge takes a callback
+        // 150 named instruments of a few opcodes each (with the performance's own, within the 200
+        // Csound's table holds: InstrumentTableTests grows it): their merge takes a callback
         // past half the period (a debug build's Csound; a one-off spike elsewhere stays under it), as a performer's `:load` of a library does.
         let library = (1...150).map { i in
             "instr lib\(i)\n  k1 linseg 0, p3, 1\n  a1 vco2 0.1*k1, \(100 + i)\n  a2 moogladder a1, 1000 + k1*500, 0.2\n  a3 butterlp a2, 3000\n  outs a3*0, a3*0\nendin"
