@@ -314,6 +314,14 @@ public final class Engine: @unchecked Sendable {
         return marker
     }
 
+    /// Grows Csound's table of instruments by a block with an empty instrument at `number`,
+    /// compiled now as the host's code (an engine that is not performing: a rebuilt one, a check's).
+    // Thread: NRT (owner)
+    public func growInstrumentTable(at number: Int) throws {
+        _ = try checked(source: "podium host code") { api.compileOrc(Engine.roomInstrument(number)) }
+        noteRoomInstrument(number)
+    }
+
     /// Score text while the engine performs (copied by Csound, read by the audio thread at its
     /// next k-cycle). Returns the marker value written to `podium.scored` when it was read.
     // Thread: NRT (one producer)
@@ -419,10 +427,8 @@ public final class Engine: @unchecked Sendable {
         engine.dirtSynthsKeptByOrchestra = try DirtSynths.compile(into: engine)
         for text in liveOrchestras {
             // Named instruments compiled live fit the table as they did the first time.
-            let found = OrchestraCheck.mentions(text, "#include") ? CsoundAPI.compiledOrchestra(text, options: engine.appliedOptions) : nil
-            for number in try engine.room(for: InstrumentTable(found ?? CompiledOrchestra.declared(in: text)), source: "live").steps {
-                _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(Engine.roomInstrument(number)) }
-                engine.noteRoomInstrument(number)
+            for number in try engine.room(for: engine.definedInstruments(in: text), source: "live").steps {
+                try engine.growInstrumentTable(at: number)
             }
             try engine.compileOrchestra(text, source: "live")
         }

@@ -119,10 +119,20 @@ extension Engine {
     /// host's; never a number the text defines (`instr N` twice in one compile is an error).
     // Thread: NRT (the compiling thread)
     func anchor(for text: String) -> Int? {
-        var own = InstrumentTable.declared(in: text).numbers
-        if OrchestraCheck.mentions(text, "#include"), let found = CsoundAPI.compiledOrchestra(text, options: appliedOptions) { own.formUnion(found.numbers) }
+        let own = definedInstruments(in: text).numbers
         guard let anchor = try? room(for: InstrumentTable(CompiledOrchestra(numbers: own)), source: "").anchor else { return nil }
         noteRoomInstrument(anchor)
         return anchor
+    }
+
+    /// What `text` defines as Csound compiles it: its `instr` lines, and its includes' (learnt in
+    /// a scratch Csound) when it includes files.
+    // Thread: NRT (any)
+    public func definedInstruments(in text: String) -> InstrumentTable {
+        let declared = InstrumentTable.declared(in: text)
+        guard OrchestraCheck.mentions(text, "#include"), let found = CsoundAPI.compiledOrchestra(text, options: appliedOptions) else { return declared }
+        var table = InstrumentTable(found)
+        table.add(CompiledOrchestra(numbers: declared.numbers, names: declared.names))
+        return table
     }
 }

@@ -18,9 +18,6 @@ public struct InstrumentTable: Sendable, Equatable {
     }
     public func defines(name: String) -> Bool { names.contains(name) }
 
-    /// Takes a number out (the checker's own empty instrument, TextCheck).
-    public mutating func remove(number: Int) { numbers.remove(number) }
-
     /// Adds what a compiled orchestra defines.
     public mutating func add(_ orchestra: CompiledOrchestra) {
         numbers.formUnion(orchestra.numbers)

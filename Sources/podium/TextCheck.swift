@@ -15,16 +15,11 @@ enum TextCheck {
         let runner: Engine
     }
 
-    static let roomNumber = OrchestraCheck.maximumInstrumentNumber
-
     // Thread: the process's only one (before a fork)
     static func prepare(csoundOptions: [String]) throws -> Engines {
         let parser = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions))
         let runner = try Engine(options: EngineOptions(extra: ["-n"] + csoundOptions))
-        // A table of instruments as large as a performance's can be (an empty instrument at the
-        // highest number): the text's named instruments fit in it however many there are, where
-        // a table of 200 would have Csound store them past it (InstrumentTableGrowth.swift).
-        try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n" + Engine.roomInstrument(roomNumber), score: "f 0 1", name: "check"))
+        try runner.compile(.text(orchestra: "nchnls = 2\nnchnls_i = 2\n0dbfs = 1\n", score: "f 0 1", name: "check"))
         try runner.start()
         _ = runner.console.flush()
         return Engines(options: csoundOptions, parser: parser, runner: runner)
@@ -40,6 +35,12 @@ enum TextCheck {
         do { engines = try prepared ?? prepare(csoundOptions: csoundOptions) } catch {
             print("\(error)")
             return 64
+        }
+        // Many named instruments: the runner's table of instruments grows first, a block at a
+        // time, as the performing engine's does (InstrumentTableGrowth.swift); a table as large
+        // as that from the start would make every check's merge cost more than a performance's.
+        if let room = try? engines.runner.room(for: engines.runner.definedInstruments(in: text), source: "<stdin>") {
+            for number in room.steps { try? engines.runner.growInstrumentTable(at: number) }
         }
         let parseStarted = threadCPU()
         let (code, diagnostics) = engines.parser.parse(text)
@@ -79,9 +80,7 @@ enum TextCheck {
         let merge = threadCPU() - started - parsing
         print("\(OrchestraCheck.costLine) \(max(0, Int(merge / .microseconds(1)))) µs")
         // What it defines, as Csound compiled it (includes too): the live compile's table check.
-        var compiled = runner.instruments
-        if !InstrumentTable.declared(in: text).numbers.contains(roomNumber) { compiled.remove(number: roomNumber) }
-        print("\(OrchestraCheck.instrumentsLine) \(compiled.checkLine)")
+        print("\(OrchestraCheck.instrumentsLine) \(runner.instruments.checkLine)")
         for _ in 0..<2 { _ = runner.performKsmps() }
         // An init error in the global code (an ftgen that cannot open its file) fails the save
         // like a compile error, with Csound's lines: the performing engine would print it with no
