@@ -141,6 +141,7 @@ extension Builtins {
         t["fastappend"] = t["fastAppend"]
         for (name, op, structure) in operators { t[name] = operatorBuiltin(name, op, structure) }
         addListFunctions(&t)
+        addStepFunctions(&t)
         return t
     }()
 

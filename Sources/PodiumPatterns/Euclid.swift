@@ -67,3 +67,22 @@ public func tParam3<A: Sendable, B: Sendable, C: Sendable, T>(_ f: @escaping @Se
                                                       _ pa: Pattern<A>, _ pb: Pattern<B>, _ pc: Pattern<C>, _ p: Pattern<T>) -> Pattern<T> {
     innerJoin(appBoth(appBoth(pa, pb) { ($0, $1) }, pc) { ab, c in f(ab.0, ab.1, c, p) })
 }
+
+/// Euclidean rhythms within Euclidean rhythms (Tidal's `_distrib`): `distrib [3, 5, 8]` plays 5
+/// of 8 steps (Bjorklund), and 3 of those 5; the pattern's events where the result is true.
+public func distrib<T>(_ xs: [Int], _ p: Pattern<T>) -> Pattern<T> {
+    guard let last = xs.last, last > 0, xs.allSatisfy({ $0 >= 0 }) else { return .silence }
+    // Tidal's distrib': the layer's onsets pick, in order, from what the next layer kept.
+    func spread(_ layer: [Bool], _ kept: [Bool]) -> [Bool] {
+        var out: [Bool] = [], k = kept[...]
+        for onset in layer {
+            if onset, let first = k.first { out.append(first); k = k.dropFirst() } else { out.append(false) }
+        }
+        return out
+    }
+    let layers = zip(xs, xs.dropFirst()).map { bjorklund($0, $1) }
+    var bools = [Bool](repeating: true, count: last)
+    for layer in layers { bools = spread(layer, bools) }
+    let gate = fastcat(bools.map { Pattern<Bool>.pure($0) }).filterValues { $0 }
+    return appBoth(gate, p) { _, v in v }
+}

@@ -184,3 +184,13 @@ public func runMarkov(_ n: Int, _ matrix: [[Double]], _ xi: Int, _ seed: Time) -
     }
     return xs
 }
+
+/// `degradeBy` whose random numbers repeat for `i` cycles, its amount `tx` slowed by `i`
+/// (Tidal's `degradeOverBy`): the same events drop for `i` cycles at a time.
+public func degradeOverBy<T>(_ i: Int, _ tx: Pattern<Double>, _ p: Pattern<T>) -> Pattern<T> {
+    guard i > 0 else { return .silence }
+    let r = _repeatCycles(i, rand())
+    return Pattern<Pattern<T>>.unwrap(_slow(Time(Int64(i)), tx).map { x in
+        appLeft(p, r) { ($0, $1) }.filterValues { $0.1 > x }.map { $0.0 }
+    })
+}

@@ -123,3 +123,30 @@ public func loopAt(_ n: Pattern<Time>, _ p: Pattern<ControlMap>) -> Pattern<Cont
     let speed = control("speed", n.map { Value.double($0 == .zero ? 0 : (Time(1) / $0).double) })
     return sharp(numericOp(.mul, .left, slow(n, p), speed), control("unit", .pure(.string("c"))))
 }
+
+/// Each event cut in `n` parts as `chop` cuts it, only every other part played, so a sample
+/// plays with gaps (Tidal's `_gap`: `_fast n (cat [pure 1, silence]) |>| _chop n p`, whose
+/// numeric literal is Tidal's `n 1`: an event without `n` gets `n` 1, as in Tidal).
+public func _gap(_ n: Int, _ p: Pattern<ControlMap>) -> Pattern<ControlMap> {
+    guard n > 0 else { return .silence }
+    let gate: Pattern<Int> = _fast(Time(Int64(n)), slowcat([.pure(1), .silence]))
+    return appBoth(gate, _chop(n, p)) { _, v in
+        var v = v
+        if v["n"] == nil { v["n"] = .int(1) }
+        return v
+    }
+}
+
+public func gap(_ n: Pattern<Int>, _ p: Pattern<ControlMap>) -> Pattern<ControlMap> { tParam(_gap, n, p) }
+
+/// The pattern striated in `n` parts, then played slowed by each factor in turn, a cycle each
+/// (Tidal's `smash`); `smash'` chops instead (`_chop`).
+public func smash(_ n: Pattern<Int>, _ factors: [Time], _ p: Pattern<ControlMap>) -> Pattern<ControlMap> {
+    let striated = striate(n, p)
+    return slowcat(factors.map { _slow($0, striated) })
+}
+
+public func smashChop(_ n: Int, _ factors: [Time], _ p: Pattern<ControlMap>) -> Pattern<ControlMap> {
+    let chopped = _chop(n, p)
+    return slowcat(factors.map { _slow($0, chopped) })
+}

@@ -156,6 +156,27 @@ struct PatternExpressionTidalTests {
         (#"n (toScale [0, 4, 7, 12] $ markovPat "<8 4>" 0 [[1, 1, 0, 1], [1, 2, 1, 0], [0, 1, 1, 1], [2, 0, 0, 1]]) # s "superpiano" # legato 0.5"#, 2),
         (#"s (swap [("a", "bd"), ("b", "sn")] "a b a*2 c")"#, 1),
         (#"n (swap [("lo", 0), ("hi", 12)] "lo hi lo*2") # s "superpiano""#, 2),
+        // Step sequences, sample names, patterns inside events, gaps, smashes, rhythms in rhythms.
+        (#"sound (step "bd" "x~x1 ~xx2")"#, 1),
+        (#"sound (step' ["superpiano", "bd", "sn"] "x1~2 x~21") # n "0 7""#, 1),
+        (#"sound (samples "drum*4 [arpy bass]" "<0 1 2> 3") # speed 2"#, 3),
+        (#"s (samples' "hh*8" "0 .. 7") # gain 0.9"#, 1),
+        (#"substruct "t ~ t*2 t" $ s "bd sn hh""#, 2),
+        (#"substruct' "0 1 2 3" $ s "bd*2 sn hh" # n "<0 1>""#, 2),
+        (#"stretch $ s "~ bd ~ sn*2 ~""#, 2),
+        (#"stretch $ s "<~ [bd sn] ~, [~ hh hh]>" # speed 1.5"#, 3),
+        (#"soak 3 (hurry 2) $ s "bd [~ sn] hh""#, 4),
+        (#"soak 4 (|+ n 1) $ n "0 3" # s "superpiano""#, 4),
+        (#"gap 4 $ s "[bd sn] hh*2""#, 1),
+        (#"gap "<4 8>" $ s "break" # n 1 # legato 1"#, 2),
+        (#"smash 3 [2, 3, 4] $ s "ho ho:2 ho:3 hc""#, 4),
+        (#"smash' 4 [1, 2] $ s "bd sn:2 [~ hh]""#, 3),
+        (#"distrib [3, 5, 8] $ s "bd*8""#, 1),
+        (#"distrib [2, 7, 16] $ n "0 .. 15" # s "superpiano""#, 1),
+        (#"distrib [4, 16] $ s "hh*16" # gain 0.8"#, 2),
+        (#"degradeOverBy 4 0.5 $ s "hh*8""#, 8),
+        (#"degradeOverBy 2 "<0.2 0.8>" $ s "bd*4 sn*4""#, 8),
+        (#"densityGap 2 $ s "bd sn""#, 1),
         (#"s "bd*8" # n (irand 8)"#, 2),
         (#"s "drum*8" # n (segment 8 $ irand 8)"#, 2),
         (#"n ("0 2" + "<12 7>") # s "superpiano""#, 2),
@@ -557,7 +578,9 @@ enum ExpressionFuzz {
                                 "fix (fast 2) (s \"hh\")", "stripe 2", "press", "bite 4 \"0 2\"", "ghost", "repeatCycles 2",
                                 "plyWith 3 (|* gain 0.8)", "chew 4 \"0 1\"", "timeLoop 2", "wedge (1/4) (s \"cp\")",
                                 "stitch \"t f\" (s \"cp\")", "mono", "foldEvery [2, 3] (fast 2)", "spaceOut [1, 0.5]",
-                                "stutter 4 (1/16)", "pickF \"0 1\" [rev, fast 2]", "fastspread (~>) [0, 0.25]"])
+                                "stutter 4 (1/16)", "pickF \"0 1\" [rev, fast 2]", "fastspread (~>) [0, 0.25]",
+                                "stretch", "substruct \"t ~ t\"", "substruct' \"0 1\"", "soak 3 (fast 2)", "gap 4",
+                                "smash 2 [1, 2]", "distrib [3, 5, 8]", "degradeOverBy 2 0.5", "densityGap 2"])
         case 1: return r.pick(["rev", "palindrome", "brak", "degrade", "id"])
         case 2: return "(# \(r.pick(["speed", "crush", "pan", "n"])) \(number(&r)))"
         case 3: return "(\(number(&r)) \(r.pick(["<~", "~>"])))"
