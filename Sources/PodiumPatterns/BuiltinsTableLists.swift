@@ -128,6 +128,11 @@ extension Builtins {
         t["ftrigger"] = triggered { $0.sam }
         // Haskell's `round`: halves to even.
         t["rtrigger"] = triggered { Time(Int64($0.double.rounded(.toNearestOrEven))) }
+        // `ftrigger` of the pattern with its cycles up to 0 silent: it starts a cycle after.
+        t["reset"] = Builtin([.key, .same]) { a, _ in
+            let later = when({ $0 <= 0 }, { _ in .silence }, a.p(1))
+            return a.trigger.map { $0.shifted(later) { $0.sam } } ?? later
+        }
         // Control patterns: functions across the stereo field, functions on matching events.
         t["jux'"] = Builtin([.functions, .pattern(.control)], .fixed(.control)) { a, _ in juxList(a.fs(0), a.p(1)) }
         t["jux4"] = Builtin([.function, .pattern(.control)], .fixed(.control)) { a, _ in jux4(a.f(0), a.p(1)) }

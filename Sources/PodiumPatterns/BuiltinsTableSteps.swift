@@ -1,6 +1,7 @@
 /// The built-ins for step sequences and sample names (`Steps.swift`), patterns inside others'
 /// events (`Substructure.swift`), samples cut with gaps or smashed (`SampleSlicing.swift`),
-/// rhythms within rhythms (`Euclid.swift`), added to `Builtins.table`.
+/// rhythms within rhythms (`Euclid.swift`), weaving (`tabby`) and shares of steps (`permstep`),
+/// added to `Builtins.table`.
 extension Builtins {
     // Thread: any
     static func strings(_ p: Pattern<String>) -> P { p.map { [plainValueKey: .string($0)] } }
@@ -26,6 +27,8 @@ extension Builtins {
         }
         t["distrib"] = Builtin([.numbers, .same]) { a, _ in distrib(a.ints(0), a.p(1)) }
         t["degradeOverBy"] = Builtin([.number, .pattern(.double), .same]) { a, _ in degradeOverBy(whole(a.number(0)), a.double(1), a.p(2)) }
+        t["tabby"] = Builtin([.number, .same, .same]) { a, _ in tabby(whole(a.number(0)), a.p(1), a.p(2)) }
+        t["permstep"] = Builtin([.number, .values, .pattern(.double)]) { a, _ in permstep(whole(a.number(0)), a.plainValues(1), a.double(2)) }
         t["densityGap"] = Builtin([.pattern(.time), .same]) { a, _ in fastGap(a.time(0), a.p(1)) }
     }
 }

@@ -140,3 +140,32 @@ public func swap<T: Sendable>(_ pairs: [(String, T)], _ p: Pattern<String>) -> P
         }
     }
 }
+
+/// The list's values, `steps` steps a cycle, in proportions chosen by the pattern (sampled once
+/// a cycle, 0 to 1) among every way of sharing the steps out, the most even first (Tidal's
+/// `permstep`). Over 100,000 ways, or a choice outside them, is silence (Tidal stops).
+public func permstep<T: Sendable>(_ steps: Int, _ things: [T], _ p: Pattern<Double>) -> Pattern<T> {
+    let n = things.count
+    guard n > 0, steps >= n else { return .silence }
+    // The ways of writing `steps` as n parts of at least 1: C(steps − 1, n − 1) of them.
+    var ways = 1.0
+    for k in 0..<(n - 1) { ways = ways * Double(steps - 1 - k) / Double(k + 1) }
+    guard ways <= 100_000 else { return .silence }
+    func perms(_ n: Int, _ total: Int) -> [[Int]] {
+        if n == 0 { return [] }
+        if n == 1 { return [[total]] }
+        guard total - (n - 1) >= 1 else { return [] }
+        return (1...(total - (n - 1))).flatMap { x in perms(n - 1, total - x).map { [x] + $0 } }
+    }
+    let average = Double(steps) / Double(n)
+    func deviance(_ xs: [Int]) -> Double { xs.reduce(0) { $0 + abs(average - Double($1)) } }
+    // Haskell's sortOn is stable: ties keep their order.
+    let ps = perms(n, steps).enumerated().sorted { (deviance($0.element), $0.offset) < (deviance($1.element), $1.offset) }.map(\.element)
+    guard !ps.isEmpty else { return .silence }
+    return Pattern<Pattern<T>>.unwrap(_segment(1, p).map { x -> Pattern<T> in
+        let i = (x * Double(ps.count - 1)).rounded(.down)
+        guard i.isFinite, i >= 0, i < Double(ps.count) else { return .silence }
+        let counts = ps[Int(i)]
+        return fastcat(zip(counts, things).flatMap { c, thing in [Pattern<T>](repeating: .pure(thing), count: c) })
+    })
+}

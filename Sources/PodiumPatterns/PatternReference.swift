@@ -82,6 +82,8 @@ public enum PatternReference {
         "smash": "striates in N parts, then plays them slowed by each factor in turn: smash 3 [2, 3, 4]",
         "distrib": "Euclidean rhythms within Euclidean rhythms: distrib [3, 5, 8] keeps 3 of the 5 of 8 steps",
         "degradeOverBy": "drops events at random as degradeBy does, the same for N cycles at a time",
+        "tabby": "two patterns woven over and under, N threads a cycle: tabby 4 p1 p2 (over N cycles)",
+        "permstep": "the values N steps a cycle, in shares the pattern chooses (0: the most even): permstep 8 [\"bd\", \"sn\"] (slow 4 saw)",
         "markovPat": "N steps a cycle walking a Markov chain from a state: markovPat 8 1 [[3,5,2], [4,4,2], [0,1,0]] (rows normalised)",
         "swap": "each value looked up by name: s (swap [(\"a\", \"bd\"), (\"b\", \"sn\")] \"a b\"); others are dropped",
         "smooth": "glides between a pattern's values: # cutoff (smooth \"200 800\")",

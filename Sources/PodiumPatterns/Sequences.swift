@@ -79,3 +79,21 @@ public func fadeInFrom<T>(_ from: Time, _ dur: Time, _ p: Pattern<T>) -> Pattern
 
 /// Tidal's `fadeIn`.
 public func fadeIn<T>(_ dur: Time, _ p: Pattern<T>) -> Pattern<T> { fadeInFrom(.zero, dur, p) }
+
+/// Two patterns woven as cloth is, `n` threads a cycle, over and under (Tidal's `tabby`): the
+/// warp threads from `p`, the weft from `p2`, each a 1/n zoom of its pattern, played over n cycles.
+public func tabby<T>(_ n: Int, _ p: Pattern<T>, _ p2: Pattern<T>) -> Pattern<T> {
+    guard n > 0, n <= 1024 else { return .silence }
+    let row = Array(0..<n)
+    let weft: [[Int]] = (0..<(n / 2)).flatMap { _ in [row, Array(row.reversed())] }
+    // Haskell's transpose of equal rows.
+    let warp: [[Int]] = weft.isEmpty ? [] : (0..<n).map { i in weft.map { $0[i] } }
+    func thread(_ xs: [[Int]], _ pp: Pattern<T>) -> Pattern<T> {
+        let size = Int64(n)
+        return _slow(Time(size), fastcat(xs.joined().map { i in zoomArc(Arc(Time(Int64(i), size), Time(Int64(i) + 1, size)), pp) }))
+    }
+    let half = Time(Int64(n), 2)
+    let weftMask = every(.pure(2), rev, _fast(half, fastcat([Pattern<Bool>.silence, .pure(true)])))
+    let warpMask = every(.pure(2), rev, _fast(half, fastcat([Pattern<Bool>.pure(true), .silence])))
+    return stack([mask(warpMask, thread(warp, p)), mask(weftMask, thread(weft, p2))])
+}
