@@ -189,6 +189,9 @@ public final class Engine: @unchecked Sendable {
         // of a failed allocation (`memdie`): compiled so, then learnt in a scratch Csound when it
         // includes files (it may use the globals of what compiled before, which a scratch lacks).
         let declared = InstrumentTable.declared(in: text).names
+        // Room in Csound's table for its new named instruments (the host's own too: the sampler,
+        // SuperDirt's synths), then the anchor (InstrumentTableGrowth.swift).
+        for number in try room(for: definedInstruments(in: text), source: source).steps { try growInstrumentTable(at: number) }
         let anchor = self.anchor(for: text)
         let lines = try checked(source: source, shift: -lineOffset - (anchor == nil ? 0 : 2)) {
             api.compileOrc((anchor.map(Engine.roomInstrument) ?? "") + text + "\n" + Engine.exports(declared))
@@ -257,10 +260,23 @@ public final class Engine: @unchecked Sendable {
         started = true
         compiled.withLock { learnPending(&$0) }
         // Runs before the first k-cycle, after the orchestra's own global code: the seed wins.
-        var host = Engine.markerInstrument + "\n" + Engine.exports(instruments.names + [Engine.markerName])
+        // The orchestra's named instruments' numbers first (global code only), so that the
+        // marker's compile knows what Csound's table of instruments holds.
+        let names = instruments.names
+        if !names.isEmpty { try checked(source: "podium host code") { api.compileOrc(Engine.exports(names)) } }
+        var host = Engine.markerInstrument + "\n" + Engine.exports([Engine.markerName])
         if let seed = options.seed { host += "seed \(seed)\n" }
         // Host code: not the performer's, so not listed among instruments or session orchestras.
-        try checked(source: "podium host code") { api.compileOrc(host) }
+        try compileHostCode(host)
+    }
+
+    /// The host's own code compiled now, its named instruments given room in Csound's table of
+    /// instruments first (InstrumentTableGrowth.swift: an orchestra of 199 named instruments
+    /// left the host's past the table).
+    // Thread: NRT (owner)
+    func compileHostCode(_ code: String) throws {
+        for number in try room(for: InstrumentTable.declared(in: code), source: "podium host code").steps { try growInstrumentTable(at: number) }
+        _ = try checked(source: "podium host code") { api.compileOrc(code) }
     }
 
     /// The pointers and numbers the audio thread needs (valid while this engine lives).
@@ -416,7 +432,7 @@ public final class Engine: @unchecked Sendable {
         let vco2 = (engine.uses("vco2") || liveOrchestras.contains { OrchestraCheck.mentions($0, "vco2") })
             && !engine.uses("vco2init") && !liveOrchestras.contains { OrchestraCheck.mentions($0, "vco2init") }
         let host = Engine.voicesInstrument + (vco2 ? "\ngiPodiumVco2 vco2init 31\n" : "\n")
-        _ = try engine.checked(source: "podium host code") { engine.api.compileOrc(host) }
+        try engine.compileHostCode(host)
         // The sampler's instruments, named (their numbers published as any named instrument's).
         if options.sampler {
             let first = SamplerOrchestra.firstNumber(after: engine.instruments)
@@ -425,13 +441,8 @@ public final class Engine: @unchecked Sendable {
         }
         // SuperDirt's synths by name, but those the orchestra defines itself (DirtSynths.swift).
         engine.dirtSynthsKeptByOrchestra = try DirtSynths.compile(into: engine)
-        for text in liveOrchestras {
-            // Named instruments compiled live fit the table as they did the first time.
-            for number in try engine.room(for: engine.definedInstruments(in: text), source: "live").steps {
-                try engine.growInstrumentTable(at: number)
-            }
-            try engine.compileOrchestra(text, source: "live")
-        }
+        // (Their named instruments fit Csound's table as they did the first time: compileOrchestra.)
+        for text in liveOrchestras { try engine.compileOrchestra(text, source: "live") }
         return engine
     }
 }

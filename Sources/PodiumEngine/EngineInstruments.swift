@@ -94,7 +94,10 @@ extension Engine {
         let (grown, placeholders) = self.compiled.withLock { ($0.tableGrown, $0.roomInstruments) }
         let occupied = held.numbered.union(held.named)
         let size = InstrumentTableGrowth.tableSize(numbered: held.numbered.union(placeholders), named: held.named, known: grown)
-        let names = Set(instruments.names + [Engine.markerName, "podium_voices"])
+        // The names Csound has numbered: the orchestra's, and the host's once compiled.
+        var names = Set(instruments.names)
+        if exportedNumber(Engine.markerName) != nil { names.insert(Engine.markerName) }
+        if let voices = try? control(Engine.voicesInstrumentChannel), voices > 0 { names.insert("podium_voices") }
         guard let room = InstrumentTableGrowth.room(for: compiled, names: names, occupied: occupied, placeholders: placeholders, size: size,
                                                     namedPastFirstBlock: held.named.contains { $0 >= InstrumentTableGrowth.block }) else {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [

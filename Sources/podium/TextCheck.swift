@@ -36,12 +36,6 @@ enum TextCheck {
             print("\(error)")
             return 64
         }
-        // Many named instruments: the runner's table of instruments grows first, a block at a
-        // time, as the performing engine's does (InstrumentTableGrowth.swift); a table as large
-        // as that from the start would make every check's merge cost more than a performance's.
-        if let room = try? engines.runner.room(for: engines.runner.definedInstruments(in: text), source: "<stdin>") {
-            for number in room.steps { try? engines.runner.growInstrumentTable(at: number) }
-        }
         let parseStarted = threadCPU()
         let (code, diagnostics) = engines.parser.parse(text)
         let parsing = threadCPU() - parseStarted
