@@ -8,7 +8,7 @@ public enum SamplerOrchestra {
     public static let fields = ["table", "table2", "speed", "begin", "end", "amp", "pan", "accelerate",
                                 "cutoff", "resonance", "hcutoff", "hresonance", "crush", "coarse", "shape",
                                 "cut", "orbit", "room", "size", "delay", "delaytime", "delayfeedback", "sample",
-                                // More of SuperDirt's per-event effects (SamplerEffectsExtra.swift), p27 on.
+                                // More of SuperDirt's per-event effects (SamplerEffectsExtra.swift and the files it names), p27 on.
                                 "vowel", "tremolorate", "tremolodepth", "djf", "bandf", "bandq", "attack", "hold",
                                 "release", "ring", "ringf", "ringdf", "distort", "triode", "krush", "kcutoff", "octer",
                                 "octersub", "octersubsub", "fshift", "fshiftnote", "fshiftphase", "phaserrate",

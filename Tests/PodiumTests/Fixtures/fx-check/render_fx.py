@@ -41,7 +41,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import dirt_features as judge  # noqa: E402  (Fixtures/dirt_features.py)
 
-SWIFT = os.path.join(HERE, "../../../../Sources/PodiumEngine/SamplerEffectsExtra.swift")
+# SamplerOrchestra.extraEffects' parts, in the order it joins them.
+SWIFT = [os.path.join(HERE, "../../../../Sources/PodiumEngine", f) for f in
+         ("SamplerEffectsExtra.swift", "SamplerEffectsDistortion.swift", "SamplerEffectsSpectralHelpers.swift", "SamplerEffectsSpectral.swift")]
 REFERENCE = os.environ.get("SUPERDIRT_REFERENCE", "/work/shared/superdirt-reference")
 
 # every UDO, off (as when the event does not give its control): must leave the signal as it is
@@ -154,8 +156,7 @@ f 0 2
 
 
 def udo_text():
-    swift = open(SWIFT).read()
-    return textwrap.dedent(re.search(r'#"""\n(.*?)"""#', swift, re.S).group(1))
+    return "\n".join(textwrap.dedent(re.search(r'#"""\n(.*?)"""#', open(f).read(), re.S).group(1)) for f in SWIFT)
 
 
 def render(name, ksmps, workdir, seed=1, exact=False):
