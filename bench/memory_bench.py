@@ -33,6 +33,24 @@ def rss_mb(pid):
     return float("nan")
 
 
+def start_podium(command, who, patience, stdin=None, stdout=subprocess.PIPE, stderr=subprocess.STDOUT):
+    """`podium play` started, once it says "OSC on"; its output lines are collected as they come
+    (the process and the list). Ends the bench with those lines if it does not start in time."""
+    p = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=stderr, text=True)
+    lines, ready = [], threading.Event()
+
+    def read():
+        for line in (p.stdout if stdout == subprocess.PIPE else p.stderr):
+            lines.append(line)
+            if "OSC on" in line:
+                ready.set()
+    threading.Thread(target=read, daemon=True).start()
+    if not ready.wait(patience):
+        p.kill()
+        sys.exit(f"{who}: podium did not start:\n" + "".join(lines[-30:]))
+    return p, lines
+
+
 def event(i):
     m = osc_message_builder.OscMessageBuilder(address="/podium/event")
     for a in (1, 0.0, 0.02, 220.0 + (i % 200)):
@@ -42,21 +60,9 @@ def event(i):
 
 def run(podium, server, orchestra, extra, events, rate, sessions):
     port = free_port()
-    p = subprocess.Popen([podium, "play", orchestra, "--server", server, "--no-connect", "--osc-port", str(port), "--no-repl",
-                          "--no-watch", "--quiet", "--sessions", sessions] + extra,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    ready = threading.Event()
-    err = []
-
-    def read():
-        for line in p.stderr:
-            err.append(line)
-            if "OSC on" in line:
-                ready.set()
-    threading.Thread(target=read, daemon=True).start()
-    if not ready.wait(30):
-        p.kill()
-        sys.exit("memory_bench: podium did not start:\n" + "".join(err))
+    p, err = start_podium([podium, "play", orchestra, "--server", server, "--no-connect", "--osc-port", str(port), "--no-repl",
+                           "--no-watch", "--quiet", "--sessions", sessions] + extra, "memory_bench", patience=30,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     samples = []
     start = time.monotonic()

@@ -5,12 +5,12 @@ OSC channel sets at --chn-rate a second (a TouchOSC fader), and a hot swap of th
 every --swap seconds, for --minutes minutes. The process's VmRSS is read every minute; the table
 says its growth after the warm-up (the first two minutes), and what the performance counted.
 """
-import argparse, os, socket, subprocess, sys, tempfile, threading, time
+import argparse, os, socket, subprocess, tempfile, time
 
 from pythonosc import osc_message_builder
 
 from fuzz_bench import free_port, start_jack  # beside this file
-from memory_bench import rss_mb
+from memory_bench import rss_mb, start_podium
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PODIUM = os.path.join(ROOT, ".build", "release", "podium")
@@ -67,22 +67,13 @@ def main():
         os.replace(orc + ".tmp", orc)
     write_orchestra()
     osc, dirt_port = free_port(), free_port()
-    p = subprocess.Popen([args.podium, "play", orc, "--server", name, "--no-connect", "--osc-port", str(osc),
-                          "--dirt", "--dirt-port", str(dirt_port), "--sessions", os.path.join(work, "sessions")],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    out = []
-    ready = threading.Event()
-
-    def read():
-        for line in p.stdout:
-            out.append(line)
-            if "OSC on" in line:
-                ready.set()
-    threading.Thread(target=read, daemon=True).start()
-    if not ready.wait(60):
-        p.kill()
+    try:
+        p, out = start_podium([args.podium, "play", orc, "--server", name, "--no-connect", "--osc-port", str(osc),
+                               "--dirt", "--dirt-port", str(dirt_port), "--sessions", os.path.join(work, "sessions")],
+                              "set_soak", patience=60, stdin=subprocess.PIPE)
+    except SystemExit:
         jack.kill()
-        sys.exit("set_soak: podium did not start:\n" + "".join(out[-30:]))
+        raise
     for line in SLOTS:
         p.stdin.write(line + "\n")
     p.stdin.flush()
