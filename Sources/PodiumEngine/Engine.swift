@@ -189,15 +189,16 @@ public final class Engine: @unchecked Sendable {
         // of a failed allocation (`memdie`): compiled so, then learnt in a scratch Csound when it
         // includes files (it may use the globals of what compiled before, which a scratch lacks).
         let declared = InstrumentTable.declared(in: text).names
+        let found = included(text)
         // Room in Csound's table for its new named instruments (the host's own too: the sampler,
         // SuperDirt's synths), then the anchor (InstrumentTableGrowth.swift).
-        for number in try room(for: definedInstruments(in: text), source: source).steps { try growInstrumentTable(at: number) }
-        let anchor = self.anchor(for: text)
+        let defined = definedInstruments(in: text, included: found)
+        for number in try room(for: defined, source: source).steps { try growInstrumentTable(at: number) }
+        let anchor = self.anchor(for: defined)
         let lines = try checked(source: source, shift: -lineOffset - (anchor == nil ? 0 : 2)) {
             api.compileOrc((anchor.map(Engine.roomInstrument) ?? "") + text + "\n" + Engine.exports(declared))
         }
         keep(text)
-        let found = OrchestraCheck.mentions(text, "#include") ? CsoundAPI.compiledOrchestra(text, options: appliedOptions) : nil
         let included = learn(text, parsed: found).names.filter { !declared.contains($0) }
         if !included.isEmpty { try checked(source: "podium host code") { api.compileOrc(Engine.exports(included)) } }
         return lines
@@ -312,7 +313,7 @@ public final class Engine: @unchecked Sendable {
             return marker
         }
         // First, an empty instrument that makes the compile's table as large as the performance's.
-        let anchor = self.anchor(for: text)
+        let anchor = self.anchor(for: definedInstruments(in: text))
         let code = (anchor.map(Engine.roomInstrument) ?? "") + text + "\n" + Engine.exports(declared)
             + "chnset \(InstrumentTable.format(marker)), \"\(Engine.mergedMarker)\"\n"
         var parsed: CompiledOrchestra?

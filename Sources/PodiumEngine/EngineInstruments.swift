@@ -118,12 +118,11 @@ extension Engine {
         }
     }
 
-    /// The anchor a compile of `text` starts with (nil: the table is one block), noted as the
-    /// host's; never a number the text defines (`instr N` twice in one compile is an error).
+    /// The anchor a compile of what `defined` holds starts with (nil: none needed), noted as the
+    /// host's; never a number the compile defines (`instr N` twice in one compile is an error).
     // Thread: NRT (the compiling thread)
-    func anchor(for text: String) -> Int? {
-        let own = definedInstruments(in: text).numbers
-        guard let anchor = try? room(for: InstrumentTable(CompiledOrchestra(numbers: own)), source: "").anchor else { return nil }
+    func anchor(for defined: InstrumentTable) -> Int? {
+        guard let anchor = try? room(for: defined, source: "").anchor else { return nil }
         noteRoomInstrument(anchor)
         return anchor
     }
@@ -131,10 +130,19 @@ extension Engine {
     /// What `text` defines as Csound compiles it: its `instr` lines, and its includes' (learnt in
     /// a scratch Csound) when it includes files.
     // Thread: NRT (any)
-    public func definedInstruments(in text: String) -> InstrumentTable {
+    public func definedInstruments(in text: String) -> InstrumentTable { definedInstruments(in: text, included: included(text)) }
+
+    /// What `text` compiles to in a scratch Csound when it includes files (nil otherwise).
+    // Thread: NRT (any)
+    func included(_ text: String) -> CompiledOrchestra? {
+        OrchestraCheck.mentions(text, "#include") ? CsoundAPI.compiledOrchestra(text, options: appliedOptions) : nil
+    }
+
+    /// `text`'s `instr` lines with what its includes define (`included`).
+    func definedInstruments(in text: String, included: CompiledOrchestra?) -> InstrumentTable {
         let declared = InstrumentTable.declared(in: text)
-        guard OrchestraCheck.mentions(text, "#include"), let found = CsoundAPI.compiledOrchestra(text, options: appliedOptions) else { return declared }
-        var table = InstrumentTable(found)
+        guard let included else { return declared }
+        var table = InstrumentTable(included)
         table.add(CompiledOrchestra(numbers: declared.numbers, names: declared.names))
         return table
     }
