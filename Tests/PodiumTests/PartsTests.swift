@@ -62,8 +62,11 @@ final class PartsTests {
         let capture = try CaptureClient(server: server.name, channels: 2, seconds: 12, name: "partscap")
         try capture.connect(from: "\(names[0]):out_1", channel: 0)
         try capture.connect(from: "\(names[1]):out_1", channel: 1)
-        #expect(follower.ask(":tempo", every: 0.1, timeout: 5) { $0.hasPrefix("tempo ") && !$0.contains("(stopped)") } != nil,
-                "the follower's clock rolls with the master's transport: \(follower.lines.suffix(3))")
+        let tempoLine = follower.ask(":tempo", every: 0.1, timeout: 5) { $0.hasPrefix("tempo ") && !$0.contains("(stopped)") }
+        #expect(tempoLine != nil, "the follower's clock rolls with the master's transport: \(follower.lines.suffix(3))")
+        let bpm = tempoLine.flatMap { $0.firstMatch(of: /^tempo (\d+(?:\.\d+)?) BPM/) }.flatMap { Double($0.1) }
+        let rate = parts[0].said.firstMatch(of: /: (\d+) Hz, period/).flatMap { Double($0.1) }
+        let beat = try #require(bpm.flatMap { b in rate.map { Int64(($0 * 60 / b).rounded()) } }, "tempo \(String(describing: tempoLine))")
         Thread.sleep(forTimeInterval: 1)  // both started (their warm checkers too)
         capture.start()
         let sends = 6
@@ -81,8 +84,16 @@ final class PartsTests {
         // capture saw xruns, none otherwise.
         let allowed = capture.xruns > 0 ? 2 : 0
         #expect(a.count == sends && abs(b.count - sends) <= allowed, "onsets \(a) / \(b) (xruns \(capture.xruns))")
+        // One grid, sample-exact: every note of both parts on the master's beat lines. A pair whose
+        // two lines reach the two processes on either side of a beat line (the test writes to one
+        // stdin, then the other) is played a beat apart, as each part was asked: so a follower
+        // note is on the master's frame or exactly one beat from it, and most are on it.
+        let phase = a.first.map { $0 % beat } ?? 0
+        #expect((a + b).allSatisfy { $0 % beat == phase }, "onsets off the master's beat grid (\(beat) frames a beat): \(a) / \(b)")
         let together = b.filter { ob in a.contains(ob) }.count
-        #expect(together >= sends - allowed, "follower onsets on the master's frames: \(together) of \(sends): \(a) / \(b) (xruns \(capture.xruns))")
+        let beatApart = b.filter { ob in !a.contains(ob) && (a.contains(ob - beat) || a.contains(ob + beat)) }.count
+        #expect(together + beatApart == b.count && together >= sends - 2 - allowed,
+                "follower onsets on the master's frames: \(together) of \(sends), a beat apart \(beatApart): \(a) / \(b) (xruns \(capture.xruns))")
 
         // Each part kept its own session.
         master.finish(":quit")
