@@ -11,10 +11,10 @@
 /// wins: that synth is not compiled (the performance says so once).
 ///
 /// The families are in files of their own (`DirtSynthsAnalog`, `DirtSynthsKeys`,
-/// `DirtSynthsStruck`), with the tables and opcodes they share in `DirtSynthsShared`.
+/// `DirtSynthsStruck`, `DirtSynthsDrums`, `DirtSynthsTones`), with the tables and opcodes they share in `DirtSynthsShared`.
 public enum DirtSynths {
     /// Every synth, by SuperDirt's name.
-    public static var all: [(name: String, code: String)] { analog + keys + struck }
+    public static var all: [(name: String, code: String)] { analog + keys + struck + drums + tones }
 
     /// The synths' names.
     public static var names: [String] { all.map(\.name) }
@@ -28,7 +28,7 @@ public enum DirtSynths {
         let own = names.filter { engine.defines(name: $0) }
         let highest = engine.instruments.numbers.max() ?? 0
         guard highest + all.count - own.count <= OrchestraCheck.maximumInstrumentNumber else { return nil }
-        try engine.compileOrchestra(shared, source: "podium SuperDirt synths")
+        try engine.compileOrchestra([shared, drumsShared, tonesShared].joined(separator: "\n"), source: "podium SuperDirt synths")
         let text = all.filter { !own.contains($0.name) }.map(\.code).joined(separator: "\n\n")
         try engine.compileOrchestra(text, source: "podium SuperDirt synths")
         return own

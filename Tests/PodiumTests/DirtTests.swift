@@ -126,6 +126,65 @@ final class DirtTests {
         }
     }
 
+    @Test("SuperDirt's synths from Tidal: d1 $ n \"0 4 7\" # s \"<superpiano ~ supersaw ~>\" and d2's drums (superkick, superhat, supersnare, superclap) play in Podium's stereo performance with no orchestra naming them; each note at its pitch (MIDI 60, 64, 67) within 1 %, from Tidal's n and SuperDirt's event maths")
+    func synthsFromTidal() throws {
+        try #require(TidalOracle.available, "needs ghci with Debian's Tidal 1.7.10 (scripts/setup installs ghc and libghc-tidal-dev)")
+        try perform("nchnls = 2\n0dbfs = 1\n") { performance, dirt, capture, said in
+            // The tune on even cycles, the drums on odd ones (a slot of their own).
+            let out = try tidal("setcps 1\nd1 $ n \"0 4 7\" # s \"<superpiano ~ supersaw ~>\" # sustain 0.2\n"
+                                + "d2 $ s \"<~ [superkick superhat supersnare superclap]>\"",
+                                port: dirt.port, seconds: 4.4)
+            #expect(out.contains("tidal-client: connected"), "\(out)")
+            Thread.sleep(forTimeInterval: 0.6)
+            capture.stopRecording()
+            #expect(dirt.stats.late == 0 && dirt.player.stats.refused == 0, "\(dirt.summary)")
+            #expect(!said().contains { $0.contains("no instrument") || $0.contains("no parameter") || $0.contains("no control") }, "\(said())")
+            let samples = capture.samples(0)
+            // Notes start out of silence (50 ms under the threshold before each; the tune's notes last 0.2 s).
+            var onsets: [Int] = []
+            var below = 2400
+            for (i, v) in samples.enumerated() {
+                if abs(v) > 0.002 { if below >= 2400 { onsets.append(i) }; below = 0 } else { below += 1 }
+            }
+            // At 1 cps the tune's notes are a third of a second apart (16,000 samples), and its
+            // last is as far from the drums; the drums are a quarter of a second apart (12,000).
+            var pitches: [Double] = []
+            var drumGaps = 0
+            for (k, start) in onsets.enumerated() {
+                let next = k + 1 < onsets.count ? onsets[k + 1] - start : Int.max
+                if abs(next - 12000) < 200 { drumGaps += 1 }
+                guard next > 14000, start + 480 + 4096 <= samples.count else { continue }
+                if let f = yinPitch(Array(samples[(start + 480)..<(start + 480 + 4096)])) { pitches.append(f) }
+            }
+            print("synths from Tidal: pitches \(pitches.map { ($0 * 10).rounded() / 10 }), drum gaps \(drumGaps)")
+            let expected = [261.63, 329.63, 392.0]
+            let named = pitches.map { f in expected.first { abs(f / $0 - 1) <= 0.01 } }
+            #expect(pitches.count >= 6 && named.allSatisfy { $0 != nil }, "pitches \(pitches.map { ($0 * 10).rounded() / 10 }) (onsets \(onsets))")
+            #expect(Set(named.compactMap { $0 }) == Set(expected), "every note of the tune: \(pitches)")
+            // The four drums, each heard out of silence on its quarter of the cycle.
+            #expect(drumGaps >= 3, "drum onsets 0.25 s apart: \(drumGaps) (onsets \(onsets))")
+        }
+    }
+
+    /// The fundamental of a periodic stretch (YIN, threshold 0.15, 50–1000 Hz at 48 kHz), or nil.
+    func yinPitch(_ x: [Float]) -> Double? {
+        let w = x.count / 2, minLag = 48, maxLag = min(960, w)
+        var d = [Double](repeating: 0, count: maxLag + 1)
+        for tau in 1...maxLag {
+            var sum = 0.0
+            for i in 0..<w { let e = Double(x[i] - x[i + tau]); sum += e * e }
+            d[tau] = sum
+        }
+        var running = 0.0
+        var cm = [Double](repeating: 1, count: maxLag + 1)
+        for tau in 1...maxLag { running += d[tau]; cm[tau] = running > 0 ? d[tau] * Double(tau) / running : 1 }
+        guard var tau = (minLag...maxLag).first(where: { cm[$0] < 0.15 }) else { return nil }
+        while tau + 1 <= maxLag && cm[tau + 1] < cm[tau] { tau += 1 }
+        guard tau > minLag && tau < maxLag else { return 48000 / Double(tau) }
+        let den = cm[tau - 1] - 2 * cm[tau] + cm[tau + 1]
+        return 48000 / (Double(tau) + (den != 0 ? 0.5 * (cm[tau - 1] - cm[tau + 1]) / den : 0))
+    }
+
     @Test("numbers no Int holds never stop a performance: /dirt/play with n 1e19, 3.4e38 (float32) and 1e300, unbundled; bundled with a nudge of NaN, inf or 1e300; each is played or ignored and the engine plays on")
     func hugeNumbers() throws {
         let bank = Paths.temporaryDirectory()

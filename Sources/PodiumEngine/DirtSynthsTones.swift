@@ -1,0 +1,113 @@
+// SuperDirt's synths as Csound instruments, tones: a siren (a varying-width saw swept up and
+// back), and the synths SuperDirt defines for its own examples: imp (band-limited impulses
+// gaining harmonics), gabor (a Gaussian grain) and cyclo (sines spread by the cycle number).
+// Each is SuperDirt's SynthDef re-expressed (not copied), measured against scsynth's renders of
+// the same events (DirtSynthTests); they use `DirtSynths.shared`'s tables and opcodes.
+extension DirtSynths {
+    static let tones: [(name: String, code: String)] = [
+        ("supersiren", #"""
+        instr supersiren ; podium: freq amp pan accelerate speed:1
+          ifreq = p4
+          iamp = p5
+          ipan = p6
+          iacc = p7
+          ispeed = p8
+          isus = max(p3 - 0.001, 0.001)
+          kf = ifreq*SDfscale(ispeed, iacc, isus)
+          aenv SDlinen isus, 0.05, 0.9, 0.05, -2
+          kup linseg 0, 0.25*isus, 3, 0.5*isus, 3, 0.25*isus, 0, 1, 0
+          kw linseg 0.05, isus, 1, 1, 1
+          asnd SDvarsaw kf*(1 + kup), kw, 0
+          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
+          outs aL, aR
+        endin
+        """#),
+        ("imp", #"""
+        instr imp ; podium: freq amp pan accelerate speed:1 begin end:1
+          ifreq = p4
+          iamp = p5
+          ipan = p6
+          iacc = p7
+          ispeed = p8
+          ibeg = p9
+          iend = p10
+          isus = max(p3 - 0.001, 0.001)
+          aenv transeg 0, 0.01*isus, -1, 1, 0.99*isus, -1, 0, 1, 0, 0
+          kph linseg ibeg, isus, iend, 1, iend
+          kt timeinsts
+          krate = (ibeg + 1)*(ispeed + iacc*kt)
+          kf = max(ifreq, 1)^limit(krate, 0, 1)
+          ; ExpRand(80, 118) harmonics at the end: their geometric middle
+          knh = 97*kph
+          asnd SDblip kf, knh
+          asnd += SDblip(kf*1.25, knh)
+          asnd += SDblip(kf*1.51, knh)
+          asnd += SDblip(kf*1.42, knh)
+          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
+          outs aL, aR
+        endin
+        """#),
+        ("gabor", #"""
+        instr gabor ; podium: freq amp pan width:0.3
+          ifreq = p4
+          iamp = p5
+          ipan = p6
+          iw = max(p7, 0.001)
+          isus = max(p3 - 0.001, 0.001)
+          ; LFGauss over the sustain, its ends at 0 and its peak at 1 (LFGauss.range)
+          ax linseg -1, isus, 1, 1, 1
+          imin = exp(-1/(2*iw*iw))
+          aenv = (exp(-(ax*ax)/(2*iw*iw)) - imin)/(1 - imin)
+          asnd oscili 1, ifreq, giSDSine, 0.25
+          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
+          outs aL, aR
+        endin
+        """#),
+        ("cyclo", #"""
+        instr cyclo ; podium: freq amp pan accelerate speed:1 begin end:1 cycle ratio:1
+          ifreq = p4
+          iamp = p5
+          ipan = p6
+          iacc = p7
+          ispeed = p8
+          ibeg = p9
+          iend = p10
+          icycle = p11
+          iratio = p12
+          isus = max(p3 - 0.001, 0.001)
+          aenv transeg 0, 0.01*isus, -1, 1, 0.99*isus, -1, 0, 1, 0, 0
+          kph linseg ibeg, isus, 1 - iend, 1, 1 - iend
+          kt timeinsts
+          krate = (ibeg + 1)*(ispeed + iacc*kt)
+          asnd SDcyclo icycle*ispeed, iratio, kph, ifreq*krate, 1
+          aL, aR SDpan2 asnd*aenv/16, iamp, ipan, p3
+          outs aL, aR
+        endin
+        """#),
+    ]
+
+    /// The opcodes only these tones use.
+    static let tonesShared = #"""
+        ; SC Blip: numharm cosines, peak 1, never past Nyquist
+        opcode SDblip, a, kk
+          kf, knh xin
+          kf = max(kf, 0.01)
+          knh = limit(int(knh), 1, max(1, int(sr*0.5/kf)))
+          asnd buzz 1, kf, knh, giSDSine
+          xout asnd
+        endop
+
+        ; cyclo's sixteen sines: ((cycle) mod (k*ratio + phase) + 1) * base, summed
+        opcode SDcyclo, a, ikkki
+          icyc, iratio, kph, kbase, ik xin
+          kd = ik*iratio + kph
+          km = (kd == 0 ? 0 : icyc - floor(icyc/kd)*kd)
+          asnd oscili 1, (km + 1)*kbase, giSDSine
+          if ik < 16 then
+            anext SDcyclo icyc, iratio, kph, kbase, ik + 1
+            asnd += anext
+          endif
+          xout asnd
+        endop
+        """#
+}
