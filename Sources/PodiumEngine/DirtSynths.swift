@@ -28,8 +28,14 @@ public enum DirtSynths {
         let own = names.filter { engine.defines(name: $0) }
         let highest = engine.instruments.numbers.max() ?? 0
         guard highest + all.count - own.count <= OrchestraCheck.maximumInstrumentNumber else { return nil }
-        try engine.compileOrchestra([shared, drumsShared, tonesShared].joined(separator: "\n"), source: "podium SuperDirt synths")
-        let text = all.filter { !own.contains($0.name) }.map(\.code).joined(separator: "\n\n")
+        // Their tail (DirtSynthsOutput): the sampler's effects and orbits when it is compiled.
+        let orbits = engine.samplerInstrument.map { $0 + 1 }
+        try engine.compileOrchestra([shared, drumsShared, tonesShared, output(orbits: orbits)].joined(separator: "\n"),
+                                    source: "podium SuperDirt synths")
+        var text = all.filter { !own.contains($0.name) }.map(\.code).joined(separator: "\n\n")
+        // Without the sampler, no effect p-fields: the declarations say so (an effect is then
+        // named once as a control the synth does not take).
+        if orbits == nil { text = text.replacingOccurrences(of: " +effects\n", with: "\n") }
         try engine.compileOrchestra(text, source: "podium SuperDirt synths")
         return own
     }

@@ -4,7 +4,7 @@
 extension DirtSynths {
     static let analog: [(name: String, code: String)] = [
         ("supersaw", #"""
-        instr supersaw ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1
+        instr supersaw ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -32,12 +32,12 @@ extension DirtSynths {
           asnd = 0.5*(as1 + as2 + as3) + 0.5*atr
           asnd SDmoogff asnd, acut, ires*4
           asnd = tanh(asnd)*2
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("supersquare", #"""
-        instr supersquare ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1
+        instr supersquare ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -64,12 +64,12 @@ extension DirtSynths {
           asnd = 0.7*ap1 + 0.3*ap2
           asnd SDmoogff asnd, acut, ires*4
           asnd = tanh(asnd)*2
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superpwm", #"""
-        instr superpwm ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1
+        instr superpwm ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -102,14 +102,14 @@ extension DirtSynths {
           asnd SDmoogff asnd, acut, ires*4
           asnd SDmoogff asnd, a(min(kenv2*kf2*1.1, 22000)), 3
           asnd = tanh(asnd)*5
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superchip", #"""
         ; AY-3-8910 emulation (as sc3-plugins AY / libayemu, 48 kHz: 4 chip tacts per sample,
         ; tone period = tone/2 samples, mono mix A 100 %, B 70 %, C 33 %, 8-bit unipolar output)
-        instr superchip ; podium: freq amp pan accelerate speed:1 rate:1 slide pitch2:2 pitch3:3 voice
+        instr superchip ; podium: freq amp pan accelerate speed:1 rate:1 slide pitch2:2 pitch3:3 voice +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -142,12 +142,12 @@ extension DirtSynths {
           amix = SDaybits(aa, 2/kta)*iva + SDaybits(ab, 2/ktb)*ivb + SDaybits(ac, 2/ktc)*ivc
           amix = floor(floor(amix/25)/256)/128
           asnd = tanh(amix/2)*2
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superhoover", #"""
-        instr superhoover ; podium: freq amp pan accelerate speed:1 decay slide
+        instr superhoover ; podium: freq amp pan accelerate speed:1 decay slide +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -185,12 +185,12 @@ extension DirtSynths {
           kdr = (1/200 - 1/300)/2
           adL vdelay3 amix, a((kdc + kdr*kdl)*1000), 10
           adR vdelay3 amix, a((kdc - kdr*kdl)*1000), 10
-          aL, aR SDbal2 1.4*(amix + adL)*aenv, 1.4*(amix + adR)*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDbal2 1.4*(amix + adL)*aenv, 1.4*(amix + adR)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superzow", #"""
-        instr superzow ; podium: freq amp pan accelerate speed:1 decay slide:1 detune:1
+        instr superzow ; podium: freq amp pan accelerate speed:1 decay slide:1 detune:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -213,12 +213,12 @@ extension DirtSynths {
           ad2 vdelay3 a2, a(floor(kd2/kbf*sr)/sr*1000), 200
           ad3 vdelay3 a3, a(floor(kd3/kbf*sr)/sr*1000), 200
           asnd = (a1 - ad2 + ad3)/2
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superreese", #"""
-        instr superreese ; podium: freq amp pan accelerate speed:1 detune voice
+        instr superreese ; podium: freq amp pan accelerate speed:1 detune voice +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -244,12 +244,12 @@ extension DirtSynths {
           aR = limit(aR, -0.2, 0.2)*5
           aL SDrlpf aL, kf*20, 1/iq2
           aR SDrlpf aR, kf*20, 1/iq2
-          aL, aR SDbal2 0.35*aL*aenv, 0.35*aR*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDbal2 0.35*aL*aenv, 0.35*aR*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("supertron", #"""
-        instr supertron ; podium: freq amp pan accelerate speed:1 voice detune
+        instr supertron ; podium: freq amp pan accelerate speed:1 voice detune +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -261,8 +261,8 @@ extension DirtSynths {
           aenv linseg 0, 0.05*isus, 1, 0.85*isus, 1, 0.1*isus, 0, 1, 0
           kf = ifreq * SDfscale(ispeed, iacc, isus)
           asnd SDtron kf, idet, ivoice
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
     ]

@@ -7,7 +7,7 @@
 extension DirtSynths {
     static let drums: [(name: String, code: String)] = [
         ("superkick", #"""
-        instr superkick ; podium: n amp pan accelerate speed:1 pitch1:1 decay:1
+        instr superkick ; podium: n amp pan accelerate speed:1 pitch1:1 decay:1 +effects
           inn = p4
           iamp = p5
           ipan = p6
@@ -23,12 +23,12 @@ extension DirtSynths {
           anz random -1, 1
           anz butlp anz, limit(knz, 10, sr*0.45)
           aln linseg 1, iclick, 0, 1, 0
-          aL, aR SDpan2 (asin + anz*aln)*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 (asin + anz*aln)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("super808", #"""
-        instr super808 ; podium: n amp pan accelerate speed:1 rate:1 voice
+        instr super808 ; podium: n amp pan accelerate speed:1 rate:1 voice +effects
           inn = p4
           iamp = p5
           ipan = p6
@@ -47,12 +47,12 @@ extension DirtSynths {
           kcar = kf*kratio
           asnd SDsinfb kcar, ivoice
           asnd butlp asnd, 9000
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superhat", #"""
-        instr superhat ; podium: n amp pan accelerate speed:1
+        instr superhat ; podium: n amp pan accelerate speed:1 +effects
           inn = p4
           iamp = p5
           ipan = p6
@@ -64,12 +64,12 @@ extension DirtSynths {
           anz random -1, 1
           anz butlp anz, limit(3*kf, 10, sr*0.45)
           anz buthp anz, limit(kf, 10, sr*0.45)
-          aL, aR SDpan2 anz*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 anz*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("supersnare", #"""
-        instr supersnare ; podium: n amp pan accelerate speed:1 decay:1
+        instr supersnare ; podium: n amp pan accelerate speed:1 decay:1 +effects
           inn = p4
           iamp = p5
           ipan = p6
@@ -86,12 +86,12 @@ extension DirtSynths {
           anz buthp anz, 500
           anz butbp anz, 1500, 1500
           aln linseg 1, max(0.2*idecay, 0.0001), 0, 1, 0
-          aL, aR SDpan2 (apulse + anz*aln)*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 (apulse + anz*aln)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superclap", #"""
-        instr superclap ; podium: n amp pan rate:1 delay:1 pitch1:1
+        instr superclap ; podium: n amp pan rate:1 delay:1 pitch1:1 +effects
           inn = p4
           iamp = p5
           ipan = p6
@@ -115,12 +115,12 @@ extension DirtSynths {
           ab += limit((at - it1)*1e9, 0, 1)*limit(1 - (at - it1)/idec, 0, 1)
           ab += limit((at - it2)*1e9, 0, 1)*limit(1 - (at - it2)/idec, 0, 1)
           ab += limit((at - it3)*1e9, 0, 1)*limit(1 - (at - it3)/idec, 0, 1)
-          aL, aR SDpan2 anz*0.5*ab*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 anz*0.5*ab*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("soskick", #"""
-        instr soskick ; podium: freq amp pan pitch1 speed:0.3 voice:1 pitch2
+        instr soskick ; podium: freq amp pan pitch1 speed:0.3 voice:1 pitch2 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -139,12 +139,12 @@ extension DirtSynths {
           kbf expseg 6000, max(limit(ispeed, 0, 1)*0.1, 0.0001), 500, 1, 500
           anz butlp anz, kbf
           abeat transeg 0, 0.01, -4, 1, 1, -4, 0, 1, 0, 0
-          aL, aR SDpan2 (asrc + anz*abeat)*ampdb(3)*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 (asrc + anz*abeat)*ampdb(3)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("sostoms", #"""
-        instr sostoms ; podium: freq amp pan voice:0.5
+        instr sostoms ; podium: freq amp pan voice:0.5 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -157,12 +157,12 @@ extension DirtSynths {
           acr SDcrackle 2
           asrc dcblock asrc + acr, 0.995
           aenv transeg 0, 0.005, -6, ampdb(-4), isus, -6, 0, 1, 0, 0
-          aL, aR SDpan2 asrc*ampdb(-3)*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asrc*ampdb(-3)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("sossnare", #"""
-        instr sossnare ; podium: freq amp pan voice:0.385 semitone:0.452 pitch1:2000 resonance:0.1
+        instr sossnare ; podium: freq amp pan voice:0.385 semitone:0.452 pitch1:2000 resonance:0.1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -186,8 +186,8 @@ extension DirtSynths {
           anz SDresonz anz, ip1, 1
           anz *= 40
           aenv transeg 0, 0.005, -4, 0.5, isus, -4, 0, 1, 0, 0
-          aL, aR SDpan2 (asrc + anz)*ampdb(4)*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 (asrc + anz)*ampdb(4)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
     ]

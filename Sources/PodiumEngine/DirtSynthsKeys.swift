@@ -4,7 +4,7 @@
 extension DirtSynths {
     static let keys: [(name: String, code: String)] = [
         ("superpiano", #"""
-        instr superpiano ; podium: freq amp pan accelerate speed:1 velocity:1 detune:0.1 muffle:1 stereo:0.2
+        instr superpiano ; podium: freq amp pan accelerate speed:1 velocity:1 detune:0.1 muffle:1 stereo:0.2 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -36,12 +36,12 @@ extension DirtSynths {
           iB = 1e-4*idet/0.1
           inum = limit(int(12000/ifreq), 1, 40)
           aL, aR SDpianopart kf, ifreq, iB, ikc, iT0, 1, inum, ist
-          aL, aR SDbal2 aL*igain*aenv*aatt, aR*igain*aenv*aatt, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDbal2 aL*igain*aenv*aatt, aR*igain*aenv*aatt, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("superhammond", #"""
-        instr superhammond ; podium: freq amp pan accelerate speed:1 decay vibrato:0.5 vrate:7 voice perc percf:2
+        instr superhammond ; podium: freq amp pan accelerate speed:1 decay vibrato:0.5 vrate:7 voice perc percf:2 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -96,12 +96,12 @@ extension DirtSynths {
           ; reference renders (sclang seed 20240913); any values are equally faithful live
           kvib SDlftrik ivrate
           asnd = asnd + SDballpass(asnd, 1000*(1 + kvib*ivib/2), 1)
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("supervibe", #"""
-        instr supervibe ; podium: freq amp pan accelerate speed:1 decay velocity:1 modamp:1 modfreq:7 detune
+        instr supervibe ; podium: freq amp pan accelerate speed:1 decay velocity:1 modamp:1 modfreq:7 detune +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -134,12 +134,12 @@ extension DirtSynths {
           ah3 poscil 1, kf*21.2, giSDSine
           ahe expseg 0.3*(ivel + 1e-6), 0.02, 1e-6, 1, 1e-6
           asnd = (ah1 + ah2 + ah3)*ahe + a1 + a2 + a3 + a4
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("supermandolin", #"""
-        instr supermandolin ; podium: freq amp pan accelerate speed:1 detune:0.2
+        instr supermandolin ; podium: freq amp pan accelerate speed:1 detune:0.2 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -157,8 +157,8 @@ extension DirtSynths {
           kp = ifreq * SDfscale(ispeed, iacc, isus)
           ac1 SDcombl aexc, 1/kp*(1 - idet/100), isus
           ac2 SDcombl aexc, 1/kp*(1 + idet/100), isus
-          aL, aR SDpan2 (ac1 + ac2)*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 (ac1 + ac2)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
     ]

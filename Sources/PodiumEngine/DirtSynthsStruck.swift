@@ -4,7 +4,7 @@
 extension DirtSynths {
     static let struck: [(name: String, code: String)] = [
         ("superfork", #"""
-        instr superfork ; podium: freq amp pan accelerate speed:1
+        instr superfork ; podium: freq amp pan accelerate speed:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -29,12 +29,12 @@ extension DirtSynths {
           iq = cos($M_PI/6)
           aL = 0.5*(a1 + iq*a2 + 0.5*a3)
           aR = 0.5*(0.5*a2 + iq*a3 + a4)
-          aL, aR SDbal2 aL*aenv, aR*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDbal2 aL*aenv, aR*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("supergong", #"""
-        instr supergong ; podium: freq amp pan accelerate speed:1 voice decay:1
+        instr supergong ; podium: freq amp pan accelerate speed:1 voice decay:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -45,12 +45,12 @@ extension DirtSynths {
           isus = max(p3 - 0.001, 0.001)
           kf = ifreq * SDfscale(ispeed, iacc, isus)
           asnd SDgongpart kf, ifreq, isus, idecay, ivoice, 0
-          aL, aR SDpan2 asnd, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("psin", #"""
-        instr psin ; podium: freq amp pan accelerate speed:1 begin end:1 modfreq:40
+        instr psin ; podium: freq amp pan accelerate speed:1 begin end:1 modfreq:40 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -63,8 +63,8 @@ extension DirtSynths {
           aidx = (1 - aln)*10*aenv
           aph phasor ifreq
           asnd SDpsinpart ifreq, imf, aph, aidx, 1
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
     ]

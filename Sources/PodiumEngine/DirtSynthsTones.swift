@@ -6,7 +6,7 @@
 extension DirtSynths {
     static let tones: [(name: String, code: String)] = [
         ("supersiren", #"""
-        instr supersiren ; podium: freq amp pan accelerate speed:1
+        instr supersiren ; podium: freq amp pan accelerate speed:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -18,12 +18,12 @@ extension DirtSynths {
           kup linseg 0, 0.25*isus, 3, 0.5*isus, 3, 0.25*isus, 0, 1, 0
           kw linseg 0.05, isus, 1, 1, 1
           asnd SDvarsaw kf*(1 + kup), kw, 0
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("imp", #"""
-        instr imp ; podium: freq amp pan accelerate speed:1 begin end:1
+        instr imp ; podium: freq amp pan accelerate speed:1 begin end:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -43,12 +43,12 @@ extension DirtSynths {
           asnd += SDblip(kf*1.25, knh)
           asnd += SDblip(kf*1.51, knh)
           asnd += SDblip(kf*1.42, knh)
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("gabor", #"""
-        instr gabor ; podium: freq amp pan width:0.3
+        instr gabor ; podium: freq amp pan width:0.3 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -59,12 +59,12 @@ extension DirtSynths {
           imin = exp(-1/(2*iw*iw))
           aenv = (exp(-(ax*ax)/(2*iw*iw)) - imin)/(1 - imin)
           asnd oscili 1, ifreq, giSDSine, 0.25
-          aL, aR SDpan2 asnd*aenv, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
         ("cyclo", #"""
-        instr cyclo ; podium: freq amp pan accelerate speed:1 begin end:1 cycle ratio:1
+        instr cyclo ; podium: freq amp pan accelerate speed:1 begin end:1 cycle ratio:1 +effects
           ifreq = p4
           iamp = p5
           ipan = p6
@@ -80,8 +80,8 @@ extension DirtSynths {
           kt timeinsts
           krate = (ibeg + 1)*(ispeed + iacc*kt)
           asnd SDcyclo icycle*ispeed, iratio, kph, ifreq*krate, 1
-          aL, aR SDpan2 asnd*aenv/16, iamp, ipan, p3
-          outs aL, aR
+          aL, aR SDpan2 asnd*aenv/16, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
     ]

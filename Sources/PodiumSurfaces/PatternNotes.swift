@@ -1,4 +1,5 @@
 import Foundation
+import PodiumEngine
 import PodiumPatterns
 
 /// How a pattern's event becomes a Csound note.
@@ -89,6 +90,7 @@ public enum PatternNotes {
     // Thread: any
     static func layout(_ text: Substring) -> [String] {
         var names: [String] = []
+        var effects = false
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
             if let colon = word.firstIndex(of: ":"), let value = Double(word[word.index(after: colon)...]), value.isFinite,
                !word[..<colon].isEmpty, word[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) {
@@ -101,10 +103,17 @@ public enum PatternNotes {
                 if names.count == n - 4 { names.append(name) } else { names[n - 4] = name }
             } else if word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) {
                 names.append(String(word))
+            } else if word == effectsMarker {
+                effects = true
             }
         }
-        return Array(names.prefix(13))
+        return Array(names.prefix(13)) + (effects ? [effectsMarker] : [])
     }
+
+    /// The declaration's word for SuperDirt's per-event effects and orbit after the instrument's
+    /// own p-fields: p17 onwards are the sampler's effect p-fields (`SamplerOrchestra.fields`
+    /// from `cutoff` on), which SuperDirt's synths hand to `SDdirtout` (DirtSynthsOutput).
+    public static let effectsMarker = "+effects"
 
     /// p3 onwards for one event: its length in beats, then the layout's values. Also the
     /// event's controls that the layout does not take (reported once by the caller).
@@ -135,6 +144,15 @@ public enum PatternNotes {
         let note = number("note") ?? number("n") ?? 0
         let midi = note + (number("octave") ?? 5) * 12
         for entry in layout {
+            if entry == effectsMarker {
+                // p4–p16 are the instrument's own; the effects start at p17.
+                while fields.count < 2 + 13 { fields.append(0) }
+                for name in SamplerOrchestra.fields[SamplerOrchestra.fields.firstIndex(of: "cutoff")!...] {
+                    let v = SampleNotes.effectValue(name, c, note: note + ((number("octave") ?? 5) - 5) * 12, sample: 0)
+                    fields.append(v.isFinite ? v : 0)
+                }
+                continue
+            }
             let (name, declared) = parameter(entry)
             let v: Double
             switch name {
@@ -150,7 +168,8 @@ public enum PatternNotes {
             fields.append(v.isFinite ? v : 0)
         }
         let names = Set(layout.map { parameter($0).name })
-        return c.keys.filter { !consumed.contains($0) && !names.contains($0) }.sorted()
+        let effects = layout.last == effectsMarker
+        return c.keys.filter { !consumed.contains($0) && !names.contains($0) && !(effects && SampleNotes.known.contains($0)) }.sorted()
     }
 
     /// A layout entry's parameter name and the value it declared for events without it

@@ -135,7 +135,7 @@ public final class PatternPlayer: @unchecked Sendable {
     /// The names of the controls orchestras declare (accepted in expressions beside Tidal's).
     // Thread: any
     public var declaredControls: Set<String> {
-        Set(PatternNotes.declarations(in: driver.engine.orchestraTexts).values.joined().map { PatternNotes.parameter($0).name }.filter { !$0.isEmpty })
+        Set(PatternNotes.declarations(in: driver.engine.orchestraTexts).values.joined().map { PatternNotes.parameter($0).name }.filter { !$0.isEmpty && $0 != PatternNotes.effectsMarker })
     }
 
     /// A statement typed or sent (`d1 $ …`, `hush`, `setcps 0.5`, `once $ …`): carried out;

@@ -66,16 +66,27 @@ public enum SampleNotes {
             case "begin": v = begin
             case "end": v = end
             case "amp": v = amp
-            case "sample": v = Double(sample.id)
-            case "vowel": v = c["vowel"]?.string.flatMap { vowels[$0] } ?? 0
-            // (a negative value is SuperDirt's 0: the module is on, at its least)
-            case _ where shifted.contains(name): v = number(name).map { max($0, 0) + 1 } ?? 0
-            // The note's frequency, as SuperDirt's (midinote 60 + note, octave 5), for fshiftnote.
-            case "freq": v = number("freq") ?? 440 * pow(2, (note + 60 - 69) / 12)
-            default: v = number(name) ?? defaults[name] ?? 0
+            default: v = effectValue(name, c, note: note, sample: sample.id)
             }
             fields.append(v.isFinite ? v : 0)
         }
         return c.keys.filter { !known.contains($0) }.sorted()
+    }
+
+    /// The sampler's p-field `name` (an effect, the orbit, the sample's identity) from an
+    /// event's controls; `note` in semitones from c5 (`note` + 12 × (`octave` − 5)). The same
+    /// values reach SuperDirt's synths' effects (p17 on: `PatternNotes.effectsMarker`).
+    // Thread: any
+    public static func effectValue(_ name: String, _ c: ControlMap, note: Double, sample: Int) -> Double {
+        func number(_ key: String) -> Double? { c[key]?.number }
+        switch name {
+        case "sample": return Double(sample)
+        case "vowel": return c["vowel"]?.string.flatMap { vowels[$0] } ?? 0
+        // (a negative value is SuperDirt's 0: the module is on, at its least)
+        case _ where shifted.contains(name): return number(name).map { max($0, 0) + 1 } ?? 0
+        // The note's frequency, as SuperDirt's (midinote 60 + note, octave 5), for fshiftnote.
+        case "freq": return number("freq") ?? 440 * pow(2, (note + 60 - 69) / 12)
+        default: return number(name) ?? defaults[name] ?? 0
+        }
     }
 }

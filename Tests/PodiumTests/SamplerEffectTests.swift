@@ -138,3 +138,139 @@ struct SamplerEffectTests {
         }
     }
 }
+
+/// SuperDirt's effects on SuperDirt's synths: every synth ends in `SDdirtout`, the sampler's
+/// chain on the synth's sound (DirtSynthsOutput). An instrument of the test's orchestra that
+/// declares `+effects` plays the reference's sources as a synth does (SDpan2, then SDdirtout)
+/// with the effect p-fields PatternNotes gives a synth (p17 on): each effect is measured against
+/// scsynth's render as on the sampler. Then synths' own sounds with effects and orbits.
+@Suite("SuperDirt's effects on synths")
+struct DirtSynthEffectTests {
+    static let source = """
+    instr src ; podium: table amp pan +effects
+      aph line 0, 1, 48000
+      asnd table3 aph, p4
+      aL, aR SDpan2 asnd, 1, p6, p3
+      SDdirtout aL, aR, p5, p(17), p70
+    endin
+    """
+
+    func engine(channels: Int = 2, _ extra: String = "", sampler: Bool = true) throws -> Engine {
+        var options = EngineOptions(seed: 7)
+        options.sampler = sampler
+        let orchestra = "nchnls = \(channels)\n0dbfs = 1\n" + extra
+        let engine = try Engine.forPerformance(source: .text(orchestra: orchestra, score: nil, name: "fx.orc"),
+                                               options: options, sampleRate: 48000, ksmps: 64)
+        // As live code: SDpan2 and SDdirtout are compiled after the orchestra, with the synths.
+        _ = try engine.compileOrchestra(Self.source, source: "src")
+        return engine
+    }
+
+    /// `seconds` of the engine's output (interleaved, `channels`) after a note of `instrument`.
+    func play(_ engine: Engine, _ instrument: String, _ controls: ControlMap, seconds: Double = 2, channels: Int = 2,
+              unknown: inout [String]) throws -> [Float] {
+        let layouts = PatternNotes.declarations(in: engine.orchestraTexts)
+        let layout = try #require(layouts[instrument], "\(instrument) declares its parameters")
+        var fields: [Double] = []
+        unknown += PatternNotes.fields(controls, length: controls["sustain"]?.number ?? 1, cycle: 0, delta: 1, cps: 1, layout: layout, into: &fields)
+        try engine.scoreEvent(instrument: instrument, start: 0, duration: fields[1], Array(fields.dropFirst(2)))
+        var out: [Float] = []
+        for _ in 0..<Int(seconds * 48000 / 64) {
+            _ = engine.performKsmps()
+            for i in 0..<(64 * channels) { out.append(Float(engine.spout[i])) }
+        }
+        return out
+    }
+
+    @Test("each SuperDirt effect on a synth's sound (SDdirtout, the effect p-fields from p17) sounds as scsynth renders it: the same tolerances as on the sampler")
+    func againstScsynth() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var tables = ""
+        for (name, values) in [("saw", SamplerEffectTests.saw()), ("noise", SamplerEffectTests.noise())] {
+            let file = dir.appendingPathComponent("\(name).txt")
+            try values.map { String($0) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+            tables += "gi_\(name) ftgen \(name == "saw" ? 1 : 2), 0, 48000, -23, \"\(file.path)\"\n"
+        }
+        let engine = try engine(channels: 2, tables)
+        var samples: [Float] = []
+        var unknown: [String] = []
+        for c in SamplerEffectTests.cases {
+            var controls = c.controls
+            controls["s"] = .string("src")
+            controls["table"] = .double(c.noise ? 2 : 1)
+            controls["sustain"] = .double(1)
+            samples += try play(engine, "src", controls, unknown: &unknown)
+        }
+        #expect(unknown.isEmpty, "every effect's control is taken by a +effects instrument: \(unknown)")
+        let raw = dir.appendingPathComponent("fx.f32")
+        try samples.withUnsafeBufferPointer { try Data(buffer: $0).write(to: raw) }
+        let renders = SamplerEffectTests.cases.map(\.render)
+        let r = try JackSuites.CompileQueueTests.python("dirt_features.py", [raw.path, "2", Paths.fixture("superdirt-features.json"), "2"] + renders, timeout: 300)
+        #expect(r.status == 0, "\(r.stderr.suffix(800))")
+        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.count == renders.count * 5 - SamplerEffectTests.cases.filter(\.noise).count, "\(r.stdout.suffix(500))")
+        print(r.stdout)
+        let noiseRenders = Set(SamplerEffectTests.cases.filter(\.noise).map(\.render))
+        for line in lines where line.count == 5 && line[4] != "pass" {
+            if noiseRenders.contains(line[0]) && line[1] == "rms_envelope_within_3db", let share = Double(line[3]), share >= 0.6 { continue }
+            Issue.record("\(line[0]): \(line[1]) is \(line[3]), scsynth's \(line[2])")
+        }
+    }
+
+    /// RMS of channel `channel` (of 4, interleaved) from `from` to `to` seconds.
+    func rms(_ x: [Float], _ channel: Int, _ from: Double, _ to: Double) -> Double {
+        let a = Int(from * 48000), b = min(Int(to * 48000), x.count / 4)
+        guard b > a else { return 0 }
+        var sum = 0.0
+        for i in a..<b { let v = Double(x[4 * i + channel]); sum += v * v }
+        return (sum / Double(b - a)).squareRoot()
+    }
+
+    /// The share of channel 0's energy above 1 kHz from 0.05 s on (a one-pole split at 1 kHz).
+    func brightness(_ x: [Float]) -> Double {
+        let c = exp(-2 * Double.pi * 1000 / 48000)
+        var low = 0.0, eLow = 0.0, eAll = 0.0
+        for i in 0..<min(x.count / 4, 24000) {
+            let v = Double(x[4 * i])
+            low = (1 - c) * v + c * low
+            if i >= 2400 { eLow += low * low; eAll += v * v }
+        }
+        return eAll > 0 ? max(0, 1 - eLow / eAll) : 0
+    }
+
+    @Test("superpiano with a set's effects: cutoff darkens, hcutoff brightens, orbit 1 plays on channels 3 and 4 and its delay repeats at delaytime, room rings on after the note; no effect is named as unknown; without the sampler the effects are named as controls the synth does not take")
+    func synthsWithEffects() throws {
+        let engine = try engine(channels: 4)
+        var unknown: [String] = []
+        let piano: ControlMap = ["s": .string("superpiano"), "n": .double(0), "sustain": .double(0.5)]
+        func render(_ more: ControlMap, sustain: Double = 0.5) throws -> [Float] {
+            var c = piano.merging(more) { $1 }
+            c["sustain"] = .double(sustain)
+            return try play(engine, "superpiano", c, seconds: 1.5, channels: 4, unknown: &unknown)
+        }
+        let dry = try render([:])
+        let dark = try render(["cutoff": .double(400)])
+        let bright = try render(["hcutoff": .double(2000)])
+        let (d, k, b) = (brightness(dry), brightness(dark), brightness(bright))
+        #expect(k < d * 0.5 && b > d * 1.3 && b > 0.3, "energy above 1 kHz: dry \(d), cutoff 400 \(k), hcutoff 2000 \(b)")
+        #expect(rms(dry, 0, 0.05, 0.45) > 0.01 && rms(dry, 2, 0, 1.5) == 0 && rms(dry, 0, 0.6, 1.5) == 0, "dry: orbit 0 on 1 and 2, silent after its end")
+
+        // Orbit 1 with its delay: on channels 3 and 4; repeats a quarter second apart.
+        let echo = try render(["orbit": .double(1), "delay": .double(0.8), "delaytime": .double(0.25), "delayfeedback": .double(0.3)], sustain: 0.1)
+        #expect(rms(echo, 0, 0, 1.5) == 0 && rms(echo, 2, 0.01, 0.09) > 0.01, "orbit 1 is on channels 3 and 4: \(rms(echo, 0, 0, 1.5)) \(rms(echo, 2, 0.01, 0.09))")
+        let gap = rms(echo, 2, 0.13, 0.24), first = rms(echo, 2, 0.26, 0.34)
+        #expect(first > 0.005 && gap < first * 0.1, "the delay's first repeat at 0.25 s: \(first), between: \(gap)")
+
+        // Orbit 2's reverb (channels 1 and 2): still sounding after the note.
+        let wet = try render(["orbit": .double(2), "room": .double(0.6), "size": .double(0.8)])
+        #expect(rms(wet, 0, 0.7, 1.0) > 0.001 && rms(dry, 0, 0.7, 1.0) == 0, "room after the note: \(rms(wet, 0, 0.7, 1.0))")
+        #expect(unknown.isEmpty, "\(unknown)")
+
+        // Without the sampler: no effect p-fields; the controls are said to be unknown.
+        let plain = try self.engine(channels: 2, sampler: false)
+        var said: [String] = []
+        _ = try play(plain, "superpiano", piano.merging(["cutoff": .double(400)]) { $1 }, seconds: 0.2, unknown: &said)
+        #expect(said == ["cutoff"], "\(said)")
+    }
+}
