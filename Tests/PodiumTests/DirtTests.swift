@@ -126,13 +126,17 @@ final class DirtTests {
         }
     }
 
-    @Test("SuperDirt's synths from Tidal: d1 $ n \"0 4 7\" # s \"<superpiano ~ supersaw ~>\" and d2's drums (superkick, superhat, supersnare, superclap) play in Podium's stereo performance with no orchestra naming them; each note at its pitch (MIDI 60, 64, 67) within 1 %, from Tidal's n and SuperDirt's event maths")
+    @Test("SuperDirt's synths from Tidal: d1 $ n \"0 4 7\" # s \"<superpiano ~ supersaw ~>\" and d2's drums (superkick, superhat, supersnare, superclap), with SuperDirt's effects (lpf, shape, crush, hpf, vowel), play in Podium's stereo performance with no orchestra naming them; no control is unknown; each note at its pitch (MIDI 60, 64, 67) within 1 %, from Tidal's n and SuperDirt's event maths")
     func synthsFromTidal() throws {
         try #require(TidalOracle.available, "needs ghci with Debian's Tidal 1.7.10 (scripts/setup installs ghc and libghc-tidal-dev)")
-        try perform("nchnls = 2\n0dbfs = 1\n") { performance, dirt, capture, said in
-            // The tune on even cycles, the drums on odd ones (a slot of their own).
-            let out = try tidal("setcps 1\nd1 $ n \"0 4 7\" # s \"<superpiano ~ supersaw ~>\" # sustain 0.2\n"
-                                + "d2 $ s \"<~ [superkick superhat supersnare superclap]>\"",
+        // A sample bank, so that the sampler (and with it the synths' effects) is compiled.
+        let bank = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: bank) }
+        try SampleJackTests.level(bank.path + "/lvl/0.wav", level: 0.1, seconds: 0.05)
+        try perform("nchnls = 2\n0dbfs = 1\n", samples: [bank.path]) { performance, dirt, capture, said in
+            // The tune on even cycles, the drums on odd ones (a slot of their own), with effects.
+            let out = try tidal("setcps 1\nd1 $ n \"0 4 7\" # s \"<superpiano ~ supersaw ~>\" # sustain 0.2 # lpf 4000 # shape 0.2\n"
+                                + "d2 $ s \"<~ [superkick superhat supersnare superclap]>\" # crush 6 # hpf 300 # vowel \"o\"",
                                 port: dirt.port, seconds: 4.4)
             #expect(out.contains("tidal-client: connected"), "\(out)")
             Thread.sleep(forTimeInterval: 0.6)
