@@ -1,7 +1,8 @@
 import Foundation
 
 /// The banks a performance plays samples from, in the order names are looked up: the
-/// performer's (`--samples`, in the order given), then the default kits (Debian's
+/// performer's (`--samples`, in the order given), then a SuperDirt install's Dirt-Samples, then
+/// the default kits (Debian's
 /// `hydrogen-data`: GMRockKit first, whose instruments the short names `bd` `sn` `hh`… play
 /// when no bank of the performer's has them; `hydrogen-drumkits`' kits when installed).
 ///
@@ -23,12 +24,29 @@ public struct SampleLibrary: Sendable {
         self.problems = problems
     }
 
-    /// The performer's banks, then (unless `defaults` is false) the default kits. A path that
-    /// cannot be read is a problem, not a failure: the other banks play.
-    public static func load(_ paths: [String], defaults: Bool = true, defaultKits: String = SampleLibrary.defaultKits) -> SampleLibrary {
+    /// Where SuperDirt's quark installs Dirt-Samples (`Quarks.install("Dirt-Samples")`, which a
+    /// Tidal user's SuperDirt did): `$XDG_DATA_HOME/SuperCollider/downloaded-quarks/Dirt-Samples`,
+    /// `XDG_DATA_HOME` being `~/.local/share` when unset.
+    public static func dirtSamples(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].map { $0 + "/.local/share" }
+        guard let data else { return nil }
+        let path = data + "/SuperCollider/downloaded-quarks/Dirt-Samples"
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue ? path : nil
+    }
+
+    /// The performer's banks, then (unless `defaults` is false) the defaults: a SuperDirt
+    /// install's Dirt-Samples (the names a Tidal user's sets play), then the default kits. A
+    /// path that cannot be read is a problem, not a failure: the other banks play.
+    public static func load(_ paths: [String], defaults: Bool = true, defaultKits: String = SampleLibrary.defaultKits,
+                            dirtSamples: String? = SampleLibrary.dirtSamples()) -> SampleLibrary {
         var banks: [SampleBank] = [], problems: [String] = []
         for p in paths {
             do { banks += try SampleBank.read(p) } catch { problems.append(error.description) }
+        }
+        if defaults, let dirt = dirtSamples, !paths.contains(dirt) {
+            do { banks += try SampleBank.read(dirt) } catch { problems.append(error.description) }
         }
         if defaults, FileManager.default.fileExists(atPath: defaultKits), let kits = try? SampleBank.read(defaultKits) {
             banks += kits.filter { $0.name == defaultKit } + kits.filter { $0.name != defaultKit }

@@ -148,7 +148,7 @@ public enum PatternNotes {
                 // p4–p16 are the instrument's own; the effects start at p17.
                 while fields.count < 2 + 13 { fields.append(0) }
                 for name in SamplerOrchestra.fields[SamplerOrchestra.fields.firstIndex(of: "cutoff")!...] {
-                    let v = SampleNotes.effectValue(name, c, note: note + ((number("octave") ?? 5) - 5) * 12, sample: 0)
+                    let v = SampleNotes.effectValue(name, c, note: note + ((number("octave") ?? 5) - 5) * 12, sample: 0, cps: cps)
                     fields.append(v.isFinite ? v : 0)
                 }
                 continue

@@ -19,7 +19,7 @@ public enum SampleNotes {
         "crush", "coarse", "shape", "orbit", "room", "size", "delay", "delaytime", "delayfeedback",
         "cps", "cycle", "delta", "bank", "_id_",
         "vowel", "tremolorate", "tremolodepth", "djf", "bandf", "bandq", "attack", "hold", "release", "ring",
-        "ringf", "ringdf", "distort", "triode", "krush", "kcutoff", "octer", "octersub", "octersubsub",
+        "ringf", "ringdf", "distort", "triode", "krush", "kcutoff", "octer", "octersub", "octersubsub", "lock",
         "fshift", "fshiftnote", "fshiftphase", "phaserrate", "phaserdepth", "squiz", "waveloss", "freq",
         "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram", "binshift", "hbrick", "lbrick", "real", "imag", "enhance",
     ]
@@ -66,7 +66,7 @@ public enum SampleNotes {
             case "begin": v = begin
             case "end": v = end
             case "amp": v = amp
-            default: v = effectValue(name, c, note: note, sample: sample.id)
+            default: v = effectValue(name, c, note: note, sample: sample.id, cps: cps)
             }
             fields.append(v.isFinite ? v : 0)
         }
@@ -74,13 +74,17 @@ public enum SampleNotes {
     }
 
     /// The sampler's p-field `name` (an effect, the orbit, the sample's identity) from an
-    /// event's controls; `note` in semitones from c5 (`note` + 12 × (`octave` − 5)). The same
+    /// event's controls (`cps` the tempo, for `lock`); `note` in semitones from c5 (`note` + 12 × (`octave` − 5)). The same
     /// values reach SuperDirt's synths' effects (p17 on: `PatternNotes.effectsMarker`).
     // Thread: any
-    public static func effectValue(_ name: String, _ c: ControlMap, note: Double, sample: Int) -> Double {
+    public static func effectValue(_ name: String, _ c: ControlMap, note: Double, sample: Int, cps: Double) -> Double {
         func number(_ key: String) -> Double? { c[key]?.number }
         switch name {
         case "sample": return Double(sample)
+        // `lock 1`: the delay time counts cycles (SuperDirt's dirt_delay: delaytime / cps).
+        case "delaytime":
+            let t = number("delaytime") ?? defaults["delaytime"]!
+            return (number("lock") ?? 0) != 0 && cps > 0 ? t / cps : t
         case "vowel": return c["vowel"]?.string.flatMap { vowels[$0] } ?? 0
         // (a negative value is SuperDirt's 0: the module is on, at its least)
         case _ where shifted.contains(name): return number(name).map { max($0, 0) + 1 } ?? 0

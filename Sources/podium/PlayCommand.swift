@@ -158,7 +158,7 @@ struct Play: ParsableCommand {
     @Flag(name: .long, help: "With --link: the session's start/stop starts and stops the beat clock (on the session's bar); :link start|stop reach the peers.")
     var linkStartStop = false
 
-    @Option(name: .long, help: "A sample bank: a folder per name (Dirt-Samples), a strudel.json, a Hydrogen drum kit or a folder of kits (repeat for more; looked up in the order given, then the default kits of Debian's hydrogen-data). `s \"bd:3\"` in a pattern plays its fourth bd.")
+    @Option(name: .long, help: "A sample bank: a folder per name (Dirt-Samples), a strudel.json, a Hydrogen drum kit or a folder of kits (repeat for more; looked up in the order given, then a SuperDirt install's Dirt-Samples, then the default kits of Debian's hydrogen-data). `s \"bd:3\"` in a pattern plays its fourth bd.")
     var samples: [String] = []
 
     @Flag(name: .long, help: "No sample banks, not even the default kits (and no sampler instruments in the engine).")

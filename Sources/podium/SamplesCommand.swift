@@ -12,7 +12,9 @@ struct Samples: ParsableCommand {
         discussion: """
         A bank is a folder per name (Dirt-Samples: bd/, sn/, …, files in sorted order), a \
         strudel.json with local paths, a Hydrogen drum kit (drumkit.xml) or a folder of kits. \
-        With no DIR, the default kits (Debian's hydrogen-data). Exits 1 when a bank cannot be \
+        With no DIR, the defaults: a SuperDirt install's Dirt-Samples \
+        ($XDG_DATA_HOME/SuperCollider/downloaded-quarks/Dirt-Samples, ~/.local/share when unset), then \
+        the default kits (Debian's hydrogen-data). Exits 1 when a bank cannot be \
         read or a file would be refused; prints one line per problem.
         """)
 

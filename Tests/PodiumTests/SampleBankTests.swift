@@ -117,6 +117,32 @@ struct SampleBankTests {
         for f in library.allFiles { #expect(throws: Never.self) { _ = try SampleDecoder.decode(f, sampleRate: 48000) } }
     }
 
+    @Test("a SuperDirt install's Dirt-Samples ($XDG_DATA_HOME/SuperCollider/downloaded-quarks, ~/.local/share when unset) is a default bank: after the performer's, before the Hydrogen kits; podium samples lists it; --samples naming it does not add it twice; no install, no bank")
+    func dirtSamplesDefault() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dirt = dir.path + "/data/SuperCollider/downloaded-quarks/Dirt-Samples"
+        try Self.tone(dirt + "/bd/BT0A0A7.wav", hz: 50)
+        try Self.tone(dirt + "/arpy/arpy01.wav", hz: 440)
+        try Self.tone(dir.path + "/mine/bd/0.wav", hz: 60)
+        #expect(SampleLibrary.dirtSamples(environment: ["XDG_DATA_HOME": dir.path + "/data"]) == dirt)
+        #expect(SampleLibrary.dirtSamples(environment: ["HOME": dir.path + "/nohome"]) == nil)
+        try FileManager.default.createDirectory(atPath: dir.path + "/home/.local/share", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.path + "/home/.local/share/SuperCollider", withDestinationPath: dir.path + "/data/SuperCollider")
+        #expect(SampleLibrary.dirtSamples(environment: ["HOME": dir.path + "/home"]) == dir.path + "/home/.local/share/SuperCollider/downloaded-quarks/Dirt-Samples")
+        let library = SampleLibrary.load([dir.path + "/mine"], dirtSamples: dirt)
+        #expect(library.banks.map(\.name).prefix(2) == ["mine", "Dirt-Samples"], "\(library.banks.map(\.name))")
+        #expect(library.choose("bd")?.bank == "mine" && library.choose("arpy")?.bank == "Dirt-Samples")
+        #expect(SampleLibrary.load([dirt], dirtSamples: dirt).banks.filter { $0.name == "Dirt-Samples" }.count == 1)
+        #expect(SampleLibrary.load([], defaults: false, dirtSamples: dirt).isEmpty)
+        if FileManager.default.fileExists(atPath: SampleLibrary.defaultKits + "/GMRockKit/drumkit.xml") {
+            #expect(library.banks.map(\.name).dropFirst(2).first == "GMRockKit", "\(library.banks.map(\.name))")
+        }
+        // The command line, as a performer's shell has it.
+        let r = try run(Paths.podium, ["samples", "--names-only"], environment: ["XDG_DATA_HOME": dir.path + "/data"])
+        #expect(r.stdout.hasPrefix("Dirt-Samples (folders, \(dirt)): 2 names, 2 files"), "\(r.stdout.prefix(300))")
+    }
+
     @Test("bad files get one clear message each (not audio, truncated, 0 frames, 2 GB, 8 channels, 8 kHz) and the rest of the bank plays")
     func badFiles() throws {
         let dir = Paths.temporaryDirectory()

@@ -218,6 +218,21 @@ struct DirtSynthEffectTests {
         }
     }
 
+    @Test("lock 1: the delay's time counts cycles (delaytime / cps, SuperDirt's dirt_delay), for a sample and a synth alike")
+    func lockedDelay() throws {
+        let i = try #require(SamplerOrchestra.fields.firstIndex(of: "delaytime"))
+        let first = try #require(SamplerOrchestra.fields.firstIndex(of: "cutoff"))
+        for (lock, expected) in [(0.0, 0.25), (1, 0.5)] {
+            let c: ControlMap = ["s": .string("bd"), "delay": .double(0.5), "delaytime": .double(0.25), "lock": .double(lock)]
+            var fields: [Double] = []
+            let unknown = SampleNotes.fields(c, sample: (tables: [1], frames: 48000, sampleRate: 48000, id: 1), delta: 1, cps: 0.5, into: &fields)
+            #expect(unknown.isEmpty && fields[2 + i] == expected, "sampler, lock \(lock): \(fields[2 + i]) \(unknown)")
+            let synth = PatternNotes.fields(c, length: 1, cycle: 0, delta: 1, cps: 0.5, layout: ["freq", "amp", PatternNotes.effectsMarker], into: &fields)
+            #expect(synth.isEmpty && fields[2 + 13 + i - first] == expected, "synth, lock \(lock): \(fields[2 + 13 + i - first]) \(synth)")
+            #expect(fields.count == 2 + 13 + SamplerOrchestra.fields.count - first, "p2 … p70: \(fields.count)")
+        }
+    }
+
     /// RMS of channel `channel` (of 4, interleaved) from `from` to `to` seconds.
     func rms(_ x: [Float], _ channel: Int, _ from: Double, _ to: Double) -> Double {
         let a = Int(from * 48000), b = min(Int(to * 48000), x.count / 4)
