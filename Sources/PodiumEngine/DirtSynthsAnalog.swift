@@ -106,6 +106,35 @@ extension DirtSynths {
           SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
+        ("supercomparator", #"""
+        instr supercomparator ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 resonance:0.5 lfo:1 pitch1:1 +effects
+          ifreq = p4
+          iamp = p5
+          ipan = p6
+          iacc = p7
+          ispeed = p8
+          irate = p9
+          idecay = p10
+          ivoice = p11
+          ires = p12
+          ilfo = p13
+          ipitch1 = p14
+          isus = max(p3 - 0.001, 0.001)
+          aenv SDpairs isus, 0.05, idecay, -3
+          kbf = ifreq*SDfscale(ispeed, iacc, isus)
+          kw linseg 0, isus, 1, 1, 1
+          asaw SDvarsaw kbf, kw, 0
+          ; sixteen comparators against slow triangles, spread across the stereo field (Splay)
+          aL, aR SDcomparators asaw, ivoice/5, 0
+          ; the cutoff's LFNoise2 wander (a random realisation) is left out
+          alfo oscili ilfo*kbf/2, kbf/64*irate, giSDSine
+          acut = ipitch1*4*kbf + alfo
+          aL SDmoogff aL*0.25, acut, 4*ires
+          aR SDmoogff aR*0.25, acut, 4*ires
+          aL, aR SDbal2 0.5*aL*aenv, 0.5*aR*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
+        endin
+        """#),
         ("superchip", #"""
         ; AY-3-8910 emulation (as sc3-plugins AY / libayemu, 48 kHz: 4 chip tacts per sample,
         ; tone period = tone/2 samples, mono mix A 100 %, B 70 %, C 33 %, 8-bit unipolar output)

@@ -1,6 +1,6 @@
 // SuperDirt's synths as Csound instruments, drums: a kick (sine and a noise click), an 808-style
 // kick (a chirped feedback sine), a hi-hat (band of white noise), a snare (pulse and noise), a
-// clap (four noise bursts), and three of the Sound-on-Sound kit (soskick, sostoms, sossnare).
+// clap (four noise bursts), and the Sound-on-Sound kit (soskick, soshats, sostoms, sossnare).
 // Each is SuperDirt's SynthDef re-expressed (not copied), measured against scsynth's renders of
 // the same events (DirtSynthTests); they use `DirtSynths.shared`'s tables and opcodes. `n` is
 // read as SuperDirt's drums read it (a raw number, not a pitch).
@@ -143,6 +143,31 @@ extension DirtSynths {
           SDdirtout aL, aR, iamp, p(17), p70
         endin
         """#),
+        ("soshats", #"""
+        instr soshats ; podium: freq amp pan pitch1:238.5 resonance:1 +effects
+          ifreq = p4
+          iamp = p5
+          ipan = p6
+          ipitch1 = p7
+          ires = limit(p8, 0, 1)
+          isus = max(p3 - 0.001, 0.001)
+          ; four phase-modulated sines whose carrier frequency is a pulse wave, as SuperDirt's
+          ; (their phase indices reach 238 radians: SDpmosca does what SinOsc does with them)
+          acar vco2 0.5, ifreq, 2, 0.5
+          asrc SDpmosca acar, ifreq*1.34, ipitch1
+          asrc += SDpmosca(acar, ifreq*2.405, ipitch1*0.22)
+          asrc += SDpmosca(acar, ifreq*3.09, ipitch1*0.014)
+          asrc += SDpmosca(acar, ifreq*1.309, ipitch1*0.0038)
+          ap transeg 0, 0.005, -4, 1, isus, -4, 0, 1, 0, 0
+          kbf expseg 15000, isus, 9000, 1, 9000
+          khf expseg 9000, isus, 12000, 1, 12000
+          abp butbp asrc, kbf, kbf*max(ires, 0.001)
+          ahp buthp asrc, khf
+          aenv transeg 0, 0.005, -4, 1, isus, -4, 0, 1, 0, 0
+          aL, aR SDpan2 (abp + ahp)*ap*ampdb(-5)*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p70
+        endin
+        """#),
         ("sostoms", #"""
         instr sostoms ; podium: freq amp pan voice:0.5 +effects
           ifreq = p4
@@ -230,15 +255,18 @@ extension DirtSynths {
           xout sin(2*$M_PI*aph + iidx*am)
         endop
 
-        ; SC PMOsc with an audio-rate carrier frequency (an oscillator's output, as sostoms' saw)
+        ; SC PMOsc with an audio-rate carrier frequency (an oscillator's output, as sostoms' saw).
+        ; SinOsc turns its phase input into a 32-bit integer of 2^29 a turn: past 8 pi radians
+        ; either way the conversion overflows to -2^31, four whole turns: no offset at all.
         opcode SDpmosca, a, aki
           acar, kmod, iidx xin
           setksmps 1
           kph init 0
           kc = k(acar)
           am oscili 1, kmod, giSDSine
-          km = k(am)
-          kout = sin(2*$M_PI*kph + iidx*km)
+          kx = iidx*k(am)
+          kx = (abs(kx) < 8*$M_PI ? kx : 0)
+          kout = sin(2*$M_PI*kph + kx)
           kph = frac(kph + kc/sr)
           xout a(kout)
         endop

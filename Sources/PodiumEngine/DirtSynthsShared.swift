@@ -18,6 +18,9 @@ extension DirtSynths {
           4,0,5,5,4,5,3,3,6,  8,8,5,3,2,4,5,8,8,  8,8,8,0,0,0,0,0,3,  8,8,8,8,8,8,8,8,8, \
           8,0,0,0,0,0,8,8,8,  0,0,8,8,0,0,0,0,0
         ; supergong: modes of a clamped circular plate
+        ; supercomparator: its comparators' triangle rates (raised to voice/5)
+        giSDComp   ftgen 0, 0, 32, -2, 1.000, 2.188, 5.091, 8.529, 8.950, 9.305, 13.746, 14.653, 19.462, \
+          22.003, 24.888, 25.991, 26.085, 30.509, 33.608, 35.081, 40.125, 42.023, 46.527, 49.481
         giSDGong   ftgen 0, 0, 16, -2, 1.000, 2.081, 3.414, 3.893, 4.995, 5.954, 6.819, 8.280, \
           8.722, 8.882, 10.868, 11.180, 11.754, 13.710, 13.715, 15.057
 
@@ -125,6 +128,23 @@ extension DirtSynths {
           ks3 = kb0*kf2 - ka1*kf3
           ks4 = kb0*kf3 - ka1*ky
           xout a(ky)
+        endop
+
+        ; supercomparator's Splay of comparators k..15: (in > LFTri(rate_k)), Pan2 at k*2/15 - 1
+        opcode SDcomparators, aa, aii
+          asig, iexp, ik xin
+          irate = tab_i(ik, giSDComp)^iexp
+          atri SDlftri irate, 0
+          ac = limit((asig - atri)*1e9, 0, 1)
+          ith = (ik*2/15)*$M_PI/4
+          aL = ac*cos(ith)
+          aR = ac*sin(ith)
+          if ik < 15 then
+            anl, anr SDcomparators asig, iexp, ik + 1
+            aL += anl
+            aR += anr
+          endif
+          xout aL, aR
         endop
 
         ; mono -> stereo (Pan2, pan 0..1), times amp and gate
