@@ -5,7 +5,7 @@ extension DirtSynths {
     static let analog: [(name: String, code: String)] = [
         ("supersaw", #"""
         instr supersaw ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -13,7 +13,7 @@ extension DirtSynths {
           irate = p9
           idecay = p10
           ivoice = p11
-          isemi = p12
+          isemi = limit(p12, -120, 120)                ; (2^(semitone/12) stays a number)
           ires = p13
           ilfo = p14
           ipitch1 = p15
@@ -38,7 +38,7 @@ extension DirtSynths {
         """#),
         ("supersquare", #"""
         instr supersquare ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -46,7 +46,7 @@ extension DirtSynths {
           irate = p9
           idecay = p10
           ivoice = p11
-          isemi = p12
+          isemi = limit(p12, -120, 120)                ; (2^(semitone/12) stays a number)
           ires = p13
           ilfo = p14
           ipitch1 = p15
@@ -59,7 +59,7 @@ extension DirtSynths {
           kpw = limit(ivoice, 0.01, 0.99)
           ap1 vco2 0.5, kbf, 2, kpw
           ap2 vco2 0.5, kbf2, 2, kpw
-          alfo poscil 1, kbf/64*irate, giSDSine
+          alfo oscili 1, kbf/64*irate, giSDSine
           acut = kf1 + (kf2 - kf1)*(alfo + 1)*0.5
           asnd = 0.7*ap1 + 0.3*ap2
           asnd SDmoogff asnd, acut, ires*4
@@ -70,7 +70,7 @@ extension DirtSynths {
         """#),
         ("superpwm", #"""
         instr superpwm ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 semitone:12 resonance:0.2 lfo:1 pitch1:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -78,7 +78,7 @@ extension DirtSynths {
           irate = p9
           idecay = p10
           ivoice = p11
-          isemi = p12
+          isemi = limit(p12, -120, 120)                ; (2^(semitone/12) stays a number)
           ires = p13
           ilfo = p14
           ipitch1 = p15
@@ -94,10 +94,12 @@ extension DirtSynths {
           kd2 linseg 0.1, isus, 0.1 + ivoice, 1, 0.1 + ivoice
           ap1 vco2 0.5, kbf, 10
           ap2 vco2 0.5, kbf2, 10
-          ad1 vdelay3 ap1, a(kd1/kbf*1000), 200
-          ad2 vdelay3 ap2, a(kd2/kbf*1000), 200
+          ; (within the line's 200 ms whatever speed, accelerate or n make of the frequency: a
+          ; delay past the line's end reads outside it)
+          ad1 vdelay3 ap1, a(limit(kd1/max(kbf, 0.01)*1000, 0, 199)), 200
+          ad2 vdelay3 ap2, a(limit(kd2/max(kbf, 0.01)*1000, 0, 199)), 200
           asnd = 0.7*ap1*ad1 + 0.3*ap2*ad2
-          alfo poscil 1, kbf/32*irate, giSDSine
+          alfo oscili 1, kbf/32*irate, giSDSine
           acut = kf1 + (kf2 - kf1)*(alfo + 1)*0.5
           asnd SDmoogff asnd, acut, ires*4
           asnd SDmoogff asnd, a(min(kenv2*kf2*1.1, 22000)), 3
@@ -108,7 +110,7 @@ extension DirtSynths {
         """#),
         ("supercomparator", #"""
         instr supercomparator ; podium: freq amp pan accelerate speed:1 rate:1 decay voice:0.5 resonance:0.5 lfo:1 pitch1:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -139,13 +141,13 @@ extension DirtSynths {
         ; AY-3-8910 emulation (as sc3-plugins AY / libayemu, 48 kHz: 4 chip tacts per sample,
         ; tone period = tone/2 samples, mono mix A 100 %, B 70 %, C 33 %, 8-bit unipolar output)
         instr superchip ; podium: freq amp pan accelerate speed:1 rate:1 slide pitch2:2 pitch3:3 voice +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
           ispeed = p8
           irate = p9
-          islide = p10
+          islide = limit(p10, -100, 100)              ; (a glide past 100 octaves is no glide)
           ipitch2 = p11
           ipitch3 = p12
           ivoice = p13
@@ -177,26 +179,26 @@ extension DirtSynths {
         """#),
         ("superhoover", #"""
         instr superhoover ; podium: freq amp pan accelerate speed:1 decay slide +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
           ispeed = p8
           idecay = p9
-          islide = p10
+          islide = limit(p10, -100, 100)              ; (a glide past 100 octaves is no glide)
           isus = max(p3 - 0.001, 0.001)
           aenv SDpairs isus, 0.03, idecay, -1
           kgl linseg 0, 0.05*isus, 1, 0.3*isus, 0, 1, 0
           kf = ifreq * (kgl*(-islide/4) + 1) * SDfscale(ispeed, iacc, isus)
-          kv1 poscil 1, 2.94, giSDSine, 3.0/(2*$M_PI)
-          kv2 poscil 1, 3.0, giSDSine, 5.5/(2*$M_PI) - 0.5
-          kv3 poscil 1, 3.07, giSDSine, 1.2/(2*$M_PI)
+          kv1 oscili 1, 2.94, giSDSine, 3.0/(2*$M_PI)
+          kv2 oscili 1, 3.0, giSDSine, 5.5/(2*$M_PI) - 0.5
+          kv3 oscili 1, 3.07, giSDSine, 1.2/(2*$M_PI)
           kf1 = kf*0.995*(1.005/0.995)^((kv1 + 1)/2)
           kf2 = kf*0.995*(1.005/0.995)^((kv2 + 1)/2)
           kf3 = kf*0.995*(1.005/0.995)^((kv3 + 1)/2)
-          kw1 poscil 0.375, 1.3, giSDSine
-          kw2 poscil 0.375, 2.9, giSDSine
-          kw3 poscil 0.375, 4.4, giSDSine
+          kw1 oscili 0.375, 1.3, giSDSine
+          kw2 oscili 0.375, 2.9, giSDSine
+          kw3 oscili 0.375, 4.4, giSDSine
           as1 phasor kf1*0.25, 0
           as2 phasor kf2*0.5, 0.005
           as3 phasor kf3*1, 0.01
@@ -209,7 +211,7 @@ extension DirtSynths {
           amix = amix + 0.1*(SDlfpar(kf1*0.25) + SDlfpar(kf2*0.25) + SDlfpar(kf3*0.25))
           amix SDbpeak amix, 6000, 1, 3
           amix SDbpeak amix, 3500, 1, 6
-          kdl poscil 1, 3, giSDSine, 0.25
+          kdl oscili 1, 3, giSDSine, 0.25
           kdc = (1/300 + 1/200)/2
           kdr = (1/200 - 1/300)/2
           adL vdelay3 amix, a((kdc + kdr*kdl)*1000), 10
@@ -220,7 +222,7 @@ extension DirtSynths {
         """#),
         ("superzow", #"""
         instr superzow ; podium: freq amp pan accelerate speed:1 decay slide:1 detune:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -239,8 +241,8 @@ extension DirtSynths {
           kd2 linseg 0, 5*isus/abs(islide), 1, 1, 1
           kd3 linseg 0, 20*isus/abs(islide), 1, 1, 1
           ; DelayN: whole samples
-          ad2 vdelay3 a2, a(floor(kd2/kbf*sr)/sr*1000), 200
-          ad3 vdelay3 a3, a(floor(kd3/kbf*sr)/sr*1000), 200
+          ad2 vdelay3 a2, a(limit(floor(kd2/max(kbf, 0.01)*sr)/sr*1000, 0, 199)), 200
+          ad3 vdelay3 a3, a(limit(floor(kd3/max(kbf, 0.01)*sr)/sr*1000, 0, 199)), 200
           asnd = (a1 - ad2 + ad3)/2
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
           SDdirtout aL, aR, iamp, p(17), p70
@@ -248,7 +250,7 @@ extension DirtSynths {
         """#),
         ("superreese", #"""
         instr superreese ; podium: freq amp pan accelerate speed:1 detune voice +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -279,7 +281,7 @@ extension DirtSynths {
         """#),
         ("supertron", #"""
         instr supertron ; podium: freq amp pan accelerate speed:1 voice detune +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7

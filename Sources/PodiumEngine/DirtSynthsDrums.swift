@@ -38,7 +38,7 @@ extension DirtSynths {
           ivoice = p10
           isus = max(p3 - 0.001, 0.001)
           inn = (inn > 0 ? inn : 0) + (inn < 1 ? 3 : 0)
-          ifreq = 440*2^((inn*10 - 69)/12)
+          ifreq = min(440*2^((inn*10 - 69)/12), 20000)   ; (n 20000 would be past any table)
           kf = ifreq*SDfscale(ispeed, iacc, isus)
           ; freq.expexp(10, 2000, 1000, 8000), then XLine down to freq (which speed and accelerate scale)
           istart = 1000*8^(log(limit(ifreq, 10, 2000)/10)/log(200))
@@ -121,7 +121,7 @@ extension DirtSynths {
         """#),
         ("soskick", #"""
         instr soskick ; podium: freq amp pan pitch1 speed:0.3 voice:1 pitch2 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           ipitch1 = p7
@@ -145,7 +145,7 @@ extension DirtSynths {
         """#),
         ("soshats", #"""
         instr soshats ; podium: freq amp pan pitch1:238.5 resonance:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           ipitch1 = p7
@@ -170,7 +170,7 @@ extension DirtSynths {
         """#),
         ("sostoms", #"""
         instr sostoms ; podium: freq amp pan voice:0.5 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           ivoice = p7
@@ -188,13 +188,13 @@ extension DirtSynths {
         """#),
         ("sossnare", #"""
         instr sossnare ; podium: freq amp pan voice:0.385 semitone:0.452 pitch1:2000 resonance:0.1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           ivoice = p7
           isemi = p8
-          ip1 = p9
-          ires = max(p10, 0.001)
+          ip1 = limit(p9, 10, sr*0.1)                   ; (its filters at up to 4 × pitch1, below Nyquist)
+          ires = limit(p10, 0.001, 1)
           isus = max(p3 - 0.001, 0.001)
           asaw vco2 1, ifreq*0.85
           asrc SDpmosca asaw, ifreq*isemi, ivoice

@@ -5,7 +5,7 @@ extension DirtSynths {
     static let keys: [(name: String, code: String)] = [
         ("superpiano", #"""
         instr superpiano ; podium: freq amp pan accelerate speed:1 velocity:1 detune:0.1 muffle:1 stereo:0.2 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -33,7 +33,7 @@ extension DirtSynths {
           ; velocity brightens and raises the level, muffle darkens, detune stretches partials
           ikc = ikc*max(ivel, 0.05)/max(imuf, 0.05)
           igain = igain*ivel
-          iB = 1e-4*idet/0.1
+          iB = 1e-4*max(idet, 0)/0.1                ; (a negative stretch would take partials' square roots below 0)
           inum = limit(int(12000/ifreq), 1, 40)
           aL, aR SDpianopart kf, ifreq, iB, ikc, iT0, 1, inum, ist
           aL, aR SDbal2 aL*igain*aenv*aatt, aR*igain*aenv*aatt, 1, ipan, p3
@@ -42,7 +42,7 @@ extension DirtSynths {
         """#),
         ("superhammond", #"""
         instr superhammond ; podium: freq amp pan accelerate speed:1 decay vibrato:0.5 vrate:7 voice perc percf:2 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -89,7 +89,7 @@ extension DirtSynths {
           asnd *= 0.5
           if iperc != 0 then
             apenv expseg 1, 2*idecay + 1, 1e-6, 1, 1e-6
-            apc poscil 0.5*iperc, kf*ipercf, giSDSine, 0.33
+            apc oscili 0.5*iperc, kf*ipercf, giSDSine, 0.33
             asnd += apc*apenv
           endif
           ; the nine start phases are SuperDirt's build-time random draws as measured in the
@@ -102,37 +102,39 @@ extension DirtSynths {
         """#),
         ("supervibe", #"""
         instr supervibe ; podium: freq amp pan accelerate speed:1 decay velocity:1 modamp:1 modfreq:7 detune +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
           ispeed = p8
           idecay = p9
-          ivel = p10
+          ivel = limit(p10, -100, 100)
           imodamp = p11
           imodf = p12
           idet = p13
           isus = max(p3 - 0.001, 0.001)
           aenv linseg 0, 0.001*isus, 1, 0.998*isus, 1, 0.001*isus, 0, 1, 0
           kf = ifreq * SDfscale(ispeed, iacc, isus)
-          ifv = ifreq*max(abs(ispeed), 1e-3)
+          ifv = max(ifreq*abs(ispeed), 1e-3)
+          ; (durations from parameters: never 0 or negative, which expseg cannot take)
+          ied = limit(exp(-limit(idecay, -20, 20)), 1e-6, 1e6)
+          ia4 = max(abs(13.75 + idet), 1e-3)
           iph random 0, 1
-          amod poscil 0.5, imodf, giSDSine, iph
+          amod oscili 0.5, imodf, giSDSine, iph
           amod = amod + 0.5
-          ied = exp(-idecay)
-          a1 poscil 0.3, kf, giSDSine
-          a2 poscil 0.3*1.1*ivel, kf*4, giSDSine
-          a3 poscil 0.3*0.6*ivel*ivel, kf*10, giSDSine
-          a4 poscil 0.3*0.5*ivel, kf*(13.75 + idet), giSDSine
+          a1 oscili 0.3, kf, giSDSine
+          a2 oscili 0.3*1.1*ivel, kf*4, giSDSine
+          a3 oscili 0.3*0.6*ivel*ivel, kf*10, giSDSine
+          a4 oscili 0.3*0.5*ivel, kf*ia4, giSDSine
           ; XLine(1e-6, 1, 1/f) attacks and XLine(1, 1e-6, decay*4*sus) decays
           a1 = a1*expseg:a(1e-6, 1/ifv, 1, 1, 1)*expseg:a(1, 4*isus, 1e-6, 1, 1e-6)*(1 - 0.5*imodamp*(1 - amod))
           a2 = a2*expseg:a(1e-6, 1/(4*ifv), 1, 1, 1)*expseg:a(1, 0.7*ied*4*isus, 1e-6, 1, 1e-6)*(1 - 0.3*imodamp*(1 - amod))
           a3 = a3*expseg:a(1e-6, 1/(10*ifv), 1, 1, 1)*expseg:a(1, 0.5*ied*4*isus, 1e-6, 1, 1e-6)*(1 - 0.3*imodamp*(1 - amod))
-          a4 = a4*expseg:a(1e-6, 1/((13.75 + idet)*ifv), 1, 1, 1)*expseg:a(1, 0.4*ied*4*isus, 1e-6, 1, 1e-6)*(1 - 0.5*imodamp*(1 - amod))
-          ah1 poscil 1, kf*19.2, giSDSine
-          ah2 poscil 1, kf*20, giSDSine
-          ah3 poscil 1, kf*21.2, giSDSine
-          ahe expseg 0.3*(ivel + 1e-6), 0.02, 1e-6, 1, 1e-6
+          a4 = a4*expseg:a(1e-6, 1/(ia4*ifv), 1, 1, 1)*expseg:a(1, 0.4*ied*4*isus, 1e-6, 1, 1e-6)*(1 - 0.5*imodamp*(1 - amod))
+          ah1 oscili 1, kf*19.2, giSDSine
+          ah2 oscili 1, kf*20, giSDSine
+          ah3 oscili 1, kf*21.2, giSDSine
+          ahe expseg 0.3*(max(ivel, 0) + 1e-6), 0.02, 1e-6, 1, 1e-6
           asnd = (ah1 + ah2 + ah3)*ahe + a1 + a2 + a3 + a4
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
           SDdirtout aL, aR, iamp, p(17), p70
@@ -140,7 +142,7 @@ extension DirtSynths {
         """#),
         ("supermandolin", #"""
         instr supermandolin ; podium: freq amp pan accelerate speed:1 detune:0.2 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -148,15 +150,15 @@ extension DirtSynths {
           idet = p9
           isus = max(p3 - 0.001, 0.001)
           aenv transeg 0, 0.002*isus, -3, 1, 0.996*isus, 0, 1, 0.002*isus, -3, 0, 1, 0, 0
-          idt = 0.1*(12*log2(ifreq/440) + 69)/69
+          idt = max(0.1*(12*log2(max(ifreq, 1)/440) + 69)/69, 1e-3)
           at linseg 0, 100, 100
           ; 0.185 rather than SuperDirt's 0.1: empirical, the scsynth render is 5.5 dB louder than this model predicts (see REPORT.md)
           aexc = 0.185*exp(-6.907755*at/idt)
           anz random -1, 1
           aexc *= anz
           kp = ifreq * SDfscale(ispeed, iacc, isus)
-          ac1 SDcombl aexc, 1/kp*(1 - idet/100), isus
-          ac2 SDcombl aexc, 1/kp*(1 + idet/100), isus
+          ac1 SDcombl aexc, 1/max(kp, 0.01)*(1 - idet/100), isus
+          ac2 SDcombl aexc, 1/max(kp, 0.01)*(1 + idet/100), isus
           aL, aR SDpan2 (ac1 + ac2)*aenv, 1, ipan, p3
           SDdirtout aL, aR, iamp, p(17), p70
         endin

@@ -34,10 +34,14 @@ extension DirtSynths {
         endop
 
         ; DirtFreqScale: speed -> speed*(1+accelerate) over sustain (Line.kr), then held
+        ; Kept within +-64 (six octaves), as each synth keeps its freq within 0..sr/2: Csound's
+        ; table oscillators wrap their phase in a loop, which a frequency of 1e8 makes take
+        ; seconds a note and one of 1e27 (n 1000) never ends.
         opcode SDfscale, k, iii
           ispeed, iacc, isus xin
-          ispeed = abs(ispeed)
-          kf linseg ispeed, isus, ispeed*(1 + iacc), 1, ispeed*(1 + iacc)
+          ispeed = min(abs(ispeed), 64)
+          iend = limit(ispeed*(1 + iacc), -64, 64)
+          kf linseg ispeed, isus, iend, 1, iend
           xout kf
         endop
 
@@ -247,7 +251,7 @@ extension DirtSynths {
           aenv transeg 0, 0.01*its*isus*5, -4, 0.2*ias, 0.5*its*isus*5, -4, 0, 1, 0, 0
           agt linseg 1, iend, 1, 1/sr, 0, 1, 0
           aenv *= agt
-          asig poscil aenv, kf*imode, giSDSine
+          asig oscili aenv, kf*imode, giSDSine
           if ii < 14 then
             arest SDgongpart kf, ifreq, isus, idecay, ivoice, ii + 1
             asig += arest
@@ -259,7 +263,7 @@ extension DirtSynths {
         ; one psin partial: carrier phase-modulated by a sine at modfreq*k
         opcode SDpsinpart, a, kkaai
           kf, kmf, aph, aidx, ik xin
-          am poscil 1, kmf*ik, giSDSine
+          am oscili 1, kmf*ik, giSDSine
           apm = $M_PI/2 + am*aidx/ik
           as tablei aph + apm/(2*$M_PI), giSDSine, 1, 0, 1
           if ik < 5 then
@@ -282,7 +286,7 @@ extension DirtSynths {
           ilev = ik^(-0.136)/(1 + (ik/ikc)^2)
           itk = iT0/(1 + ifk/2645)
           aenv expon ilev, itk, ilev*0.001
-          as poscil aenv, kf*ik*sqrt(1 + iB*ik*ik), giSDSine, frac(ik*0.7/(2*$M_PI))
+          as oscili aenv, kf*ik*sqrt(1 + iB*ik*ik), giSDSine, frac(ik*0.7/(2*$M_PI))
           isg = (ik % 2 == 0 ? 1 : -1)*ist*0.5
           aL = as*(1 + isg)
           aR = as*(1 - isg)

@@ -5,7 +5,7 @@ extension DirtSynths {
     static let struck: [(name: String, code: String)] = [
         ("superfork", #"""
         instr superfork ; podium: freq amp pan accelerate speed:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -17,10 +17,10 @@ extension DirtSynths {
           ae2 expseg 1, isus*4, 1e-7, 1, 1e-7
           ae3 expseg 1.3, isus*0.5, 1e-6, 1, 1e-6
           ae4 expseg 2, isus*0.333, 1e-7, 1, 1e-7
-          a1 poscil 0.2, kf, giSDSine
-          a2 poscil 0.2, kf*6.1, giSDSine
-          a3 poscil 0.2, kf*16.7, giSDSine
-          a4 poscil 0.2, kf*20.1, giSDSine
+          a1 oscili 0.2, kf, giSDSine
+          a2 oscili 0.2, kf*6.1, giSDSine
+          a3 oscili 0.2, kf*16.7, giSDSine
+          a4 oscili 0.2, kf*20.1, giSDSine
           a1 *= ae1
           a2 *= ae2
           a3 *= ae3
@@ -35,7 +35,7 @@ extension DirtSynths {
         """#),
         ("supergong", #"""
         instr supergong ; podium: freq amp pan accelerate speed:1 voice decay:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -51,7 +51,7 @@ extension DirtSynths {
         """#),
         ("psin", #"""
         instr psin ; podium: freq amp pan accelerate speed:1 begin end:1 modfreq:40 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           ibeg = p9

@@ -7,7 +7,7 @@ extension DirtSynths {
     static let tones: [(name: String, code: String)] = [
         ("supersiren", #"""
         instr supersiren ; podium: freq amp pan accelerate speed:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -24,7 +24,7 @@ extension DirtSynths {
         """#),
         ("imp", #"""
         instr imp ; podium: freq amp pan accelerate speed:1 begin end:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7
@@ -49,10 +49,10 @@ extension DirtSynths {
         """#),
         ("gabor", #"""
         instr gabor ; podium: freq amp pan width:0.3 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
-          iw = max(p7, 0.001)
+          iw = limit(p7, 0.001, 100)                   ; (wider, the Gaussian's ends and peak meet)
           isus = max(p3 - 0.001, 0.001)
           ; LFGauss over the sustain, its ends at 0 and its peak at 1 (LFGauss.range)
           ax linseg -1, isus, 1, 1, 1
@@ -65,7 +65,7 @@ extension DirtSynths {
         """#),
         ("cyclo", #"""
         instr cyclo ; podium: freq amp pan accelerate speed:1 begin end:1 cycle ratio:1 +effects
-          ifreq = p4
+          ifreq = limit(p4, 0, sr/2)
           iamp = p5
           ipan = p6
           iacc = p7

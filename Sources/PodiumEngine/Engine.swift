@@ -222,6 +222,7 @@ public final class Engine: @unchecked Sendable {
     instr podium_voices
       chnset active:k(0), "\(voicesChannel)"
     endin
+    prealloc "podium_voices", 1
     event_i "i", "podium_voices", 0, -1
     chnset nstrnum("podium_voices"), "\(voicesInstrumentChannel)"
     """

@@ -199,8 +199,12 @@ extension SamplerOrchestra {
           if iprate == 0 goto podium_fx_phaser_done
             ; LFPar.kr: parabolas from +1, a value a k-cycle (its constructor takes the
             ; first step), which AllpassL follows linearly through the block
-            kph phasor iprate, wrap(iprate / kr, 0, 1)
+            ; (not phasor: at a rate past kr its phase leaves 0..1 for good, and the
+            ; delay it sets then held vdelay's wrapping loop for minutes: phaserrate 1e6)
+            kph init wrap(iprate / kr, 0, 1)
             kd = abs(kph - 0.5) * 4 - 1
+            kx = kph + iprate / kr
+            kph = kx - floor(kx)
             adel interp 9.4 + 0.6 * (2 * kd - kd * abs(kd)), 0, 0, 10  ; ms
             id = limit(ipdepth, 0, 1)
             ad vdelay al, adel, 20

@@ -31,7 +31,7 @@ public enum SamplerOrchestra {
             .replacingOccurrences(of: "\"podium_sampler\"", with: "\(n)")
             // Instances made now, not in the callback when polyphony first grows (each takes
             // about 0.5 MB of Csound's instance memory).
-            + "\nprealloc \(n), \(preallocated)\n"
+            + "\nprealloc \(n), \(preallocated)\nprealloc \(n + 1), 1\n"
     }
     /// Sampler voices made when the engine starts.
     public static let preallocated = 16

@@ -57,6 +57,83 @@ struct DirtSynthTests {
         }
     }
 
+    @Test("each synth's first voices, and the host's held instruments (the voice counter, the orbits), are made when the engine starts, not on the audio thread: the first k-cycles and 8 overlapping notes of every synth allocate nothing (Csound's range messages say each allocation), a ninth note of one does")
+    func voicesMadeAtStart() throws {
+        var options = EngineOptions(seed: 7, extra: ["-m6"])
+        options.sampler = true
+        let engine = try Engine.forPerformance(source: .text(orchestra: "nchnls = 2\n0dbfs = 1\n", score: nil, name: "voices.orc"),
+                                               options: options, sampleRate: 48000, ksmps: 64)
+        func allocations() -> [String] {
+            engine.console.drain().map(\.text).filter { $0.hasPrefix("new alloc for instr") }
+        }
+        // The host's held instruments (the voice counter, the orbits' effects) start in the
+        // first k-cycles: their instances were made before.
+        for _ in 0..<4 { _ = engine.performKsmps() }
+        #expect(allocations().isEmpty, "the host's instruments allocated on the audio thread")
+        for name in DirtSynths.names {
+            for k in 0..<DirtSynths.preallocated {
+                try engine.scoreEvent(instrument: name, start: Double(k) * 0.001, duration: 0.5, [261.6, 0.1, 0.5])
+            }
+        }
+        for _ in 0..<20 { _ = engine.performKsmps() }
+        #expect(allocations().isEmpty, "allocated on the audio thread")
+        try engine.scoreEvent(instrument: "superpiano", start: 0, duration: 0.5, [261.6, 0.1, 0.5])
+        for _ in 0..<4 { _ = engine.performKsmps() }
+        #expect(allocations() == ["new alloc for instr superpiano:"], "the ninth voice is allocated (and said)")
+    }
+
+    @Test("no value crashes or hangs a synth or its effects, nor makes them sound NaN or infinity: each p-field of each synth at 0, -1e6, 1e6 and 1e30 (as a score line may give them; n 1000 makes freq 1e27), and each effect p-field of SDdirtout at the same, one note at a time")
+    func extremeValues() throws {
+        var options = EngineOptions(seed: 7)
+        options.sampler = true
+        let engine = try Engine.forPerformance(source: .text(orchestra: "nchnls = 2\n0dbfs = 1\n", score: nil, name: "extreme.orc"),
+                                               options: options, sampleRate: 48000, ksmps: 64)
+        let layouts = PatternNotes.declarations(in: engine.orchestraTexts)
+        let began = DispatchTime.now().uptimeNanoseconds
+        var bad: [String] = []
+        // (A hang is a failure too: phaserrate 1e6 once held vdelay's wrapping loop for 130 s of
+        // CPU over one note of 32 ms; a note here takes about a millisecond.)
+        var slow: [String] = []
+        func play(_ name: String, _ fields: [Double], _ what: String) throws {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            defer { if DispatchTime.now().uptimeNanoseconds - t0 > 5_000_000_000 { slow.append("\(name) \(what)") } }
+            try engine.scoreEvent(instrument: name, start: 0, duration: 0.015, fields)
+            let out = engine.spout
+            for _ in 0..<13 {
+                _ = engine.performKsmps()
+                for i in 0..<(64 * 2) where !out[i].isFinite { bad.append("\(name) \(what)"); return }
+            }
+        }
+        for name in DirtSynths.names {
+            let layout = try #require(layouts[name]).filter { $0 != PatternNotes.effectsMarker }
+            let defaults = layout.map { entry -> Double in
+                let (key, declared) = PatternNotes.parameter(entry)
+                return declared ?? ["freq": 261.6, "amp": 0.4, "pan": 0.5, "speed": 1][key] ?? 0
+            }
+            for (j, entry) in layout.enumerated() {
+                for v in [0, -1e6, 1e6, 1e30] {
+                    var fields = defaults
+                    fields[j] = v
+                    try play(name, fields, "\(entry) \(v)")
+                }
+            }
+        }
+        let synthsDone = DispatchTime.now().uptimeNanoseconds
+        // The effects, on a synth (p17 on: the sampler's fields from cutoff).
+        let first = try #require(SamplerOrchestra.fields.firstIndex(of: "cutoff"))
+        for (k, effect) in SamplerOrchestra.fields[first...].enumerated() {
+            for v in [0, -1e6, 1e6] {
+                var fields = [Double](repeating: 0, count: 13 + SamplerOrchestra.fields.count - first)
+                (fields[0], fields[1], fields[2], fields[4]) = (0, 0.4, 0.5, 1)   // superkick: n amp pan accelerate speed
+                fields[13 + k] = v
+                try play("superkick", fields, "\(effect) \(v)")
+            }
+        }
+        print("extreme values: synths \(Double(synthsDone - began) / 1e9) s, effects \(Double(DispatchTime.now().uptimeNanoseconds - synthsDone) / 1e9) s")
+        #expect(bad.isEmpty, "not finite: \(bad)")
+        #expect(slow.isEmpty, "a note took more than 5 s: \(slow)")
+    }
+
     @Test("an orchestra's own instrument of a synth's name is kept, the other synths come as well")
     func orchestraWins() throws {
         let orchestra = "nchnls = 2\n0dbfs = 1\ninstr supersaw\n  outs a(p4), a(p4)\nendin\n"
