@@ -85,17 +85,44 @@ struct SamplerEffectTests {
         }
     }
 
-    @Test("each effect SuperDirt has, on a sample, sounds as scsynth renders SuperDirt's: pitch within 1 %, loudness within 1.5 dB and its envelope within 3 dB, centroid within 15 %, roll-off within 20 %")
-    func againstScsynth() throws {
-        let dir = Paths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        // The sources as tables of the orchestra (GEN23 reads numbers from a text file).
+    /// The reference's two sources as tables 1 (saw) and 2 (noise) of an orchestra, read by
+    /// GEN23 from text files in `dir`.
+    static func sourceTables(in dir: URL) throws -> String {
         var tables = ""
-        for (name, values) in [("saw", Self.saw()), ("noise", Self.noise())] {
+        for (name, values) in [("saw", saw()), ("noise", noise())] {
             let file = dir.appendingPathComponent("\(name).txt")
             try values.map { String($0) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
             tables += "gi_\(name) ftgen \(name == "saw" ? 1 : 2), 0, 48000, -23, \"\(file.path)\"\n"
         }
+        return tables
+    }
+
+    /// Measures `samples` (stereo, two seconds a case, in `cases`' order) as the reference renders
+    /// were, and records each feature outside its tolerance against scsynth's.
+    static func compareWithScsynth(_ samples: [Float], in dir: URL) throws {
+        let raw = dir.appendingPathComponent("fx.f32")
+        try samples.withUnsafeBufferPointer { try Data(buffer: $0).write(to: raw) }
+        let renders = cases.map(\.render)
+        let r = try JackSuites.CompileQueueTests.python("dirt_features.py", [raw.path, "2", Paths.fixture("superdirt-features.json"), "2"] + renders, timeout: 300)
+        #expect(r.status == 0, "\(r.stderr.suffix(800))")
+        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(lines.count == renders.count * 5 - cases.filter(\.noise).count, "\(r.stdout.suffix(500))")
+        print(r.stdout)
+        let noiseRenders = Set(cases.filter(\.noise).map(\.render))
+        for line in lines where line.count == 5 && line[4] != "pass" {
+            // Noise is another realisation than scsynth's (its generator's numbers are not to be
+            // had): its 10 ms loudness through a narrow filter swings by several dB frame against
+            // frame; its total loudness, centroid and roll-off are still judged.
+            if noiseRenders.contains(line[0]) && line[1] == "rms_envelope_within_3db", let share = Double(line[3]), share >= 0.6 { continue }
+            Issue.record("\(line[0]): \(line[1]) is \(line[3]), scsynth's \(line[2])")
+        }
+    }
+
+    @Test("each effect SuperDirt has, on a sample, sounds as scsynth renders SuperDirt's: pitch within 1 %, loudness within 1.5 dB and its envelope within 3 dB, centroid within 15 %, roll-off within 20 %")
+    func againstScsynth() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tables = try Self.sourceTables(in: dir)
         var options = EngineOptions(seed: 7)
         options.sampler = true
         let engine = try Engine.forPerformance(source: .text(orchestra: "nchnls = 2\n0dbfs = 1\n" + tables, score: nil, name: "fx.orc"),
@@ -119,23 +146,7 @@ struct SamplerEffectTests {
             }
         }
         #expect(unknown.isEmpty, "every effect's control is the sampler's: \(unknown)")
-        let raw = dir.appendingPathComponent("fx.f32")
-        try samples.withUnsafeBufferPointer { try Data(buffer: $0).write(to: raw) }
-        let renders = Self.cases.map(\.render)
-        let r = try JackSuites.CompileQueueTests.python("dirt_features.py", [raw.path, "2", Paths.fixture("superdirt-features.json"), "2"] + renders, timeout: 300)
-        #expect(r.status == 0, "\(r.stderr.suffix(800))")
-        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        let noise = Self.cases.filter(\.noise).count
-        #expect(lines.count == renders.count * 5 - noise, "\(r.stdout.suffix(500))")
-        print(r.stdout)
-        let noiseRenders = Set(Self.cases.filter(\.noise).map(\.render))
-        for line in lines where line.count == 5 && line[4] != "pass" {
-            // Noise is another realisation than scsynth's (its generator's numbers are not to be
-            // had): its 10 ms loudness through a narrow filter swings by several dB frame against
-            // frame; its total loudness, centroid and roll-off are still judged.
-            if noiseRenders.contains(line[0]) && line[1] == "rms_envelope_within_3db", let share = Double(line[3]), share >= 0.6 { continue }
-            Issue.record("\(line[0]): \(line[1]) is \(line[3]), scsynth's \(line[2])")
-        }
+        try Self.compareWithScsynth(samples, in: dir)
     }
 }
 
@@ -186,12 +197,7 @@ struct DirtSynthEffectTests {
     func againstScsynth() throws {
         let dir = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var tables = ""
-        for (name, values) in [("saw", SamplerEffectTests.saw()), ("noise", SamplerEffectTests.noise())] {
-            let file = dir.appendingPathComponent("\(name).txt")
-            try values.map { String($0) }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-            tables += "gi_\(name) ftgen \(name == "saw" ? 1 : 2), 0, 48000, -23, \"\(file.path)\"\n"
-        }
+        let tables = try SamplerEffectTests.sourceTables(in: dir)
         let engine = try engine(channels: 2, tables)
         var samples: [Float] = []
         var unknown: [String] = []
@@ -203,19 +209,7 @@ struct DirtSynthEffectTests {
             samples += try play(engine, "src", controls, unknown: &unknown)
         }
         #expect(unknown.isEmpty, "every effect's control is taken by a +effects instrument: \(unknown)")
-        let raw = dir.appendingPathComponent("fx.f32")
-        try samples.withUnsafeBufferPointer { try Data(buffer: $0).write(to: raw) }
-        let renders = SamplerEffectTests.cases.map(\.render)
-        let r = try JackSuites.CompileQueueTests.python("dirt_features.py", [raw.path, "2", Paths.fixture("superdirt-features.json"), "2"] + renders, timeout: 300)
-        #expect(r.status == 0, "\(r.stderr.suffix(800))")
-        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(lines.count == renders.count * 5 - SamplerEffectTests.cases.filter(\.noise).count, "\(r.stdout.suffix(500))")
-        print(r.stdout)
-        let noiseRenders = Set(SamplerEffectTests.cases.filter(\.noise).map(\.render))
-        for line in lines where line.count == 5 && line[4] != "pass" {
-            if noiseRenders.contains(line[0]) && line[1] == "rms_envelope_within_3db", let share = Double(line[3]), share >= 0.6 { continue }
-            Issue.record("\(line[0]): \(line[1]) is \(line[3]), scsynth's \(line[2])")
-        }
+        try SamplerEffectTests.compareWithScsynth(samples, in: dir)
     }
 
     @Test("lock 1: the delay's time counts cycles (delaytime / cps, SuperDirt's dirt_delay), for a sample and a synth alike")
