@@ -82,7 +82,11 @@ extension PatternPlayer {
     // Thread: any
     func noteSilence(_ answer: String, slot: String, _ audit: (problems: [String], silent: Bool)) -> String {
         let prefix = "\(slot): silent — "
-        lock.withLock { silentSlots[slot] = audit.silent && answer.hasPrefix(prefix) ? String(answer.dropFirst(prefix.count)) : nil }
+        lock.withLock {
+            silentSlots[slot] = audit.silent && answer.hasPrefix(prefix) ? String(answer.dropFirst(prefix.count)) : nil
+            playWarnings[slot] = nil
+            stoppedSlots[slot] = nil
+        }
         return answer
     }
 

@@ -64,6 +64,13 @@ public final class PatternPlayer: @unchecked Sendable {
     var muted: Set<String> = [], soloed: Set<String> = []
     /// Slots whose definition has nothing that can sound, with why (the roll greys them).
     var silentSlots: [String: String] = [:]
+    /// What went wrong while a slot's definition played (events dropped, a sample still
+    /// loading at its onset, a query stopped): the latest message and how many, for the page's
+    /// roll and marks. A new definition starts with none.
+    var playWarnings: [String: (message: String, count: Int)] = [:]
+    /// Slots stopped while playing (too dense at a cycle, a query past its budget): why, and
+    /// where their text was, until the slot is defined again or a hush (the roll shows them).
+    var stoppedSlots: [String: (message: String, line: Int, source: String?)] = [:]
     /// `let` bindings, by name: the text of each value (`Bindings.swift`), for every surface.
     var bindings: [String: String] = [:]
     var onces: [Pattern<ControlMap>] = []
@@ -312,7 +319,7 @@ public final class PatternPlayer: @unchecked Sendable {
     @discardableResult
     public func hushAll() -> [String] {
         lock.withLock { () -> [String] in
-            defer { slots = [:]; onces = []; generation += 1 }
+            defer { slots = [:]; onces = []; stoppedSlots = [:]; playWarnings = [:]; generation += 1 }
             return slots.keys.sorted()
         }
     }

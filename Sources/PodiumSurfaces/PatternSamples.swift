@@ -33,12 +33,20 @@ extension PatternPlayer {
             if waiting.count < PatternPlayer.maximumWaiting, let choice {
                 waiting.append(WaitingSample(event: e, choice: choice, slot: slot, version: version))
             } else if let choice {
-                samples.countLate(choice)
+                late(WaitingSample(event: e, choice: choice, slot: slot, version: version))
             }
             return (false, nil, nil)
         case let .ready(loaded):
             return postLoaded(e, loaded, slot: slot, version: version, producer: producer, quantum: quantum, tempo: tempo)
         }
+    }
+
+    /// An event not played: its file was still loading at its onset. Counted by the store (which
+    /// tells the terminal once per file), and the slot's warning for the page.
+    // Thread: podium-loops
+    private func late(_ w: WaitingSample) {
+        samples?.countLate(w.choice)
+        notePlayWarning("\(w.choice.sound):\(w.choice.index) was still loading at its onset (it plays once loaded)", slot: w.slot)
     }
 
     /// Waiting events whose file is ready: posted if their onset is still ahead, else counted.
@@ -55,16 +63,16 @@ extension PatternPlayer {
                 if beat > nowBeat {
                     if let p = postLoaded(w.event, loaded, slot: w.slot, version: w.version, producer: producer, quantum: quantum, tempo: tempo).problem { problems.append(p) }
                 } else {
-                    samples.countLate(w.choice)
+                    late(w)
                 }
             case .loading:
-                if beat > nowBeat { still.append(w) } else { samples.countLate(w.choice) }
+                if beat > nowBeat { still.append(w) } else { late(w) }
             case .failed, .unknown:
                 break
             }
         }
         waiting = still
-        for p in problems where !p.isEmpty { onProblem?(p) }
+        for p in problems where !p.isEmpty { notePlayWarning(p); onProblem?(p) }
     }
 
     // Thread: podium-loops

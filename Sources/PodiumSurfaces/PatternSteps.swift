@@ -38,16 +38,31 @@ extension PatternPlayer {
     /// end (cycles) and a label (`s`, with `n` or `note`), at most `limit` a slot. Queried
     /// outside the lock (patterns are values).
     // Thread: any
-    public func preview(from: Double, cycles: Int, limit: Int) -> [(slot: String, events: [(start: Double, stop: Double, label: String)], silent: String?)] {
-        let (playing, silent) = lock.withLock { (slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value.pattern) }, silentSlots) }
+    public func preview(from: Double, cycles: Int, limit: Int) -> [Preview] {
+        let (playing, silent, warnings, stopped) = lock.withLock {
+            (slots.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, silentSlots, playWarnings, stoppedSlots)
+        }
         let start = Time(Int(from))
-        return playing.map { name, pattern in
-            let events = pattern.queryArc(start, start + Time(cycles)).filter(\.hasOnset).prefix(limit).map { e -> (Double, Double, String) in
+        return playing.map { name, slot in
+            let events = slot.pattern.queryArc(start, start + Time(cycles)).filter(\.hasOnset).prefix(limit).map { e -> (Double, Double, String) in
                 var label = e.value["s"]?.string ?? "?"
                 if let n = e.value["n"]?.number ?? e.value["note"]?.number { label += ":" + (n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)) }
                 return (e.wholeStart.double, e.wholeStop.double, label)
             }
-            return (name, Array(events), silent[name])
+            return Preview(slot: name, events: Array(events), silent: silent[name], warning: warnings[name], source: slot.source, line: slot.line)
+        } + stopped.sorted { $0.key < $1.key }.map {
+            Preview(slot: $0.key, events: [], silent: $0.value.message, warning: ($0.value.message, 1), source: $0.value.source, line: $0.value.line)
         }
+    }
+
+    /// A slot in the roll: its events, why it is silent, what went wrong while it played, and
+    /// where its text is (the page marks that line).
+    public struct Preview {
+        public var slot: String
+        public var events: [(start: Double, stop: Double, label: String)]
+        public var silent: String?
+        public var warning: (message: String, count: Int)?
+        public var source: String?
+        public var line: Int
     }
 }

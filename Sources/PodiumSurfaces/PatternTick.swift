@@ -49,7 +49,7 @@ extension PatternPlayer {
                 do { try PatternPlayer.checkDensity(arc.pattern, from: cycle, cycles: 1, probes: 1) } catch {
                     problems.append("\(slot): stopped at cycle \(cycle): \(error.description)")
                     plan.arcs.removeAll { $0.slot == slot }
-                    lock.withLock { slots[slot] = nil }
+                    stop(slot, because: "stopped at cycle \(cycle): \(error.description)")
                 }
             }
         }
@@ -72,7 +72,7 @@ extension PatternPlayer {
             let (queried, exceeded) = QueryBudget.limited(to: QueryBudget.stepsPerCycle * cycles) { arc.pattern.queryArc(arc.from, arc.to) }
             if exceeded {
                 problems.append("\(arc.slot): stopped at cycle \(arc.from.floorInt): \(PatternPlayer.tooMuchWork)")
-                lock.withLock { if slots[arc.slot]?.version == arc.version { slots[arc.slot] = nil } }
+                stop(arc.slot, version: arc.version, because: "stopped at cycle \(arc.from.floorInt): \(PatternPlayer.tooMuchWork)")
                 continue
             }
             let events = queried.filter(\.hasOnset)
@@ -91,7 +91,7 @@ extension PatternPlayer {
             postAll(shifted, slot: "once", version: 0)
         }
         lock.withLock { for (k, n) in counts { slots[k]?.events += n } }
-        for p in problems where !p.isEmpty { onProblem?(p) }
+        for p in problems where !p.isEmpty { notePlayWarning(p); onProblem?(p) }
     }
 
     /// The arcs to query now, with swaps and ended slots settled; nil when there is nothing to
@@ -176,6 +176,27 @@ extension PatternPlayer {
 
     /// A message the first time a definition (`version`) of its slot meets it, "" after.
     // Thread: any
+    /// Ends a slot that cannot play on (of `version`, when given), keeping why for the roll.
+    // Thread: podium-loops
+    func stop(_ slot: String, version: Int? = nil, because message: String) {
+        lock.withLock {
+            guard let s = slots[slot], version == nil || s.version == version else { return }
+            stoppedSlots[slot] = (message, s.line, s.source)
+            slots[slot] = nil
+        }
+    }
+
+    /// A problem met while playing ("d1: …"): kept as the slot's latest warning for the page.
+    // Thread: any
+    func notePlayWarning(_ problem: String, slot named: String? = nil) {
+        let slot = named ?? problem.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        let message = named == nil ? String(problem.dropFirst(slot.count)).trimmingCharacters(in: CharacterSet(charactersIn: ": ")) : problem
+        lock.withLock {
+            guard slots[slot] != nil else { return }
+            playWarnings[slot] = (message, (playWarnings[slot]?.count ?? 0) + 1)
+        }
+    }
+
     func once(_ version: Int, _ message: String) -> String {
         lock.withLock {
             if reported.count >= 256 { reported.removeAll() }

@@ -53,14 +53,14 @@ public final class ReplSession: @unchecked Sendable {
     /// Drops a half-typed instr block (Ctrl-C).
     public func cancelBlock() { interpreter = ReplInterpreter() }
 
-    /// The prompt: the performance's time, bar and beat (counted from 1, as JACK's BBT), and
-    /// whether a block is open.
+    /// The prompt: the performance's time, cycle (from 0) and beat in it (from 1), as every
+    /// screen numbers them (`cycleAndBeat`), and whether a block is open.
     public var prompt: String {
         let s = driver.stats
         let e = driver.engine
         let seconds = Double(s.cycles) * Double(e.ksmps) / e.sampleRate
-        let (bar, beat) = ReplSession.barAndBeat(driver.beatNow, quantum: driver.clock.quantum)
-        return interpreter.inBlock ? "      … " : String(format: "podium %.1fs %d.%d ▸ ", seconds, bar, beat)
+        let (cycle, beat) = ReplSession.cycleAndBeat(driver.beatNow, quantum: driver.clock.quantum)
+        return interpreter.inBlock ? "      … " : String(format: "podium %.1fs %d.%d ▸ ", seconds, cycle, beat)
     }
 
     /// Commands that only read: answered at once, even while a compile waits.
@@ -187,7 +187,10 @@ public final class ReplSession: @unchecked Sendable {
                 driver.evaluateQueued(code) { answered in
                     func count(_ key: String) -> String {
                         guard answered, let v = try? driver.engine.control("podium.active.\(key)") else { return "" }
-                        return " (\(InstrumentTable.format(v)) active)"
+                        // Csound 6.18 counts the end of a note of a definition a hot swap replaced
+                        // against the new definition (Engine/insert.c, deact): its count can go below 0.
+                        return v < 0 ? " (active: unknown; a hot swap replaced it while it played, and Csound's count went to \(InstrumentTable.format(v)))"
+                            : " (\(InstrumentTable.format(v)) active)"
                     }
                     let rows = numbers.map { "instr \($0)\(count(String($0)))" } + t.names.map { "instr \"\($0)\"\(count($0))" }
                     print(rows.isEmpty ? "no instruments" : rows.joined(separator: "\n"))

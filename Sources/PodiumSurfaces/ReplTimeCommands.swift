@@ -11,12 +11,21 @@ extension ReplSession {
         return (Int((whole / q).rounded(.down)) + 1, Int(whole.truncatingRemainder(dividingBy: q)) + 1)
     }
 
-    /// `tempo 120 BPM, 4/4, bar 3 beat 2, quantize: bar`.
+    /// What every screen shows (the prompt, `:status`, the stage page, the editor): the cycle
+    /// counted from 0, as patterns count them (`swaps at cycle 47`, `<a b>`'s choice, the
+    /// journal's cycles), and the beat within it from 1. A cycle is a bar of the quantum; only
+    /// JACK's BBT and OSC's `/podium/beat` count bars from 1, as JACK does.
+    public static func cycleAndBeat(_ beat: Double, quantum: Double) -> (cycle: Int, beat: Int) {
+        let (bar, inBar) = barAndBeat(beat, quantum: quantum)
+        return (bar - 1, inBar)
+    }
+
+    /// `tempo 120 BPM, 4 beats a bar, cycle 2 beat 2, quantize: bar`.
     var clockLine: String {
         let c = driver.clock
-        let (bar, beat) = ReplSession.barAndBeat(driver.beatNow, quantum: c.quantum)
+        let (cycle, beat) = ReplSession.cycleAndBeat(driver.beatNow, quantum: c.quantum)
         let q = driver.quantization.withLock { $0 }
-        return "tempo \(InputCheck.describe(c.tempo)) BPM, \(InputCheck.describe(c.quantum)) beats a bar, bar \(bar) beat \(beat)"
+        return "tempo \(InputCheck.describe(c.tempo)) BPM, \(InputCheck.describe(c.quantum)) beats a bar, cycle \(cycle) beat \(beat)"
             + (c.running ? "" : " (stopped)") + ", quantize: \(q)"
             + (loops.map { l in l.names.isEmpty ? "" : ", loops: \(l.names.joined(separator: " "))" } ?? "")
     }

@@ -213,7 +213,7 @@ final class WebClients: @unchecked Sendable {
         let beat = driver.beatNow
         let (bar, inBar) = ReplSession.barAndBeat(beat, quantum: c.quantum)
         return WebClients.json(["type": "status", "dsp": s.dspLoad, "xruns": Int(s.xruns), "tempo": c.tempo, "beat": beat,
-                                "bar": bar, "beatInBar": inBar, "quantum": c.quantum, "pages": lock.withLock { queues.count }])
+                                "bar": bar, "cycle": bar - 1, "beatInBar": inBar, "quantum": c.quantum, "pages": lock.withLock { queues.count }])
     }
 
     /// Console lines for every page (the last 200 are kept for pages that connect later).

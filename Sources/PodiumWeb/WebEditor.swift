@@ -148,9 +148,13 @@ extension WebClients {
         let c = driver.clock
         let cycle = (driver.beatNow / max(c.quantum, 1e-9)).rounded(.down)
         let quantum = max(c.quantum, 1e-9)
+        let patternsFile = rooms.files["patterns"]
         var rows: [[String: Any]] = patterns.preview(from: cycle, cycles: 2, limit: 256).map {
             var row: [String: Any] = ["slot": $0.slot, "events": $0.events.map { [$0.start, $0.stop, $0.label] as [Any] }]
             if let why = $0.silent { row["silent"] = why }
+            if let w = $0.warning { row["warning"] = w.message; row["warnings"] = w.count }
+            // The line of the patterns buffer the slot's text starts on (the page marks it).
+            if let source = $0.source, source.hasPrefix("page:") || source == patternsFile { row["line"] = $0.line }
             return row
         }
         // The live loops' notes too, in cycles (a cycle is a bar).

@@ -24,7 +24,7 @@ extension WebClients {
             return WebClients.json(["type": "error", "message": "not a JSON object with a \"type\""])
         }
         // Questions change nothing: the audience may ask them too.
-        if type == "help" || type == "sounds" { return answer(type, object) }
+        if type == "help" || type == "sounds" || type == "scope" { return answer(type, object) }
         if lock.withLock({ readOnlyPages.contains(page) }) {
             count { $0.refused += 1 }
             return WebClients.json(["type": "error", "message": "this page is the audience's (read-only): \(type.prefix(20)) not done"])
@@ -76,7 +76,7 @@ extension WebClients {
                 guard try producer.withLock({ try $0.clock(tempo: bpm) }) != nil else { throw InputError("command ring full: not applied") }
                 count { $0.applied += 1 }
             default:
-                throw InputError("unknown message type \"\(type.prefix(40))\" (set, momentary, push, pie, motion, score, tempo, hush, eval, help, sounds)")
+                throw InputError("unknown message type \"\(type.prefix(40))\" (set, momentary, push, pie, motion, score, tempo, hush, eval, help, sounds, scope)")
             }
             return nil
         } catch {

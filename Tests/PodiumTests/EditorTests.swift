@@ -90,6 +90,16 @@ final class EditorTests {
             #expect(lines.contains { $0.hasPrefix("lanes d3 ") && $0.contains("cp") && $0.contains("hh") }, "two lanes for [[~ cp]*2, hh*8]: \(out)")
             #expect(lines.contains("silent d6 yes"), "\(out)")
             #expect(lines.contains { $0.hasPrefix("warning d6: silent — no instrument \"superpianox\"") }, "a warning under d6's line: \(out)")
+            // The scope: the page's own measure of the samples the audio thread wrote (440 Hz sine).
+            let scope = (EditorTests.line(out, "scope") ?? "").split(separator: " ").map(String.init)
+            let crossing = scope.count > 1 ? Double(scope[1]) ?? 0 : 0, spectrum = scope.count > 3 ? Double(scope[3]) ?? 0 : 0
+            #expect(abs(crossing - 440) < 4.4 && abs(spectrum - 440) < 13, "the scope's 440 Hz: \(scope)")
+            #expect(lines.contains("scope drawn yes"), "\(out)")
+            // A problem met while playing: marked on d7's line (7), listed, and a click goes there.
+            #expect(lines.contains { $0.hasPrefix("warning d7: more than 128 events in 20 ms") }, "\(out)")
+            #expect(lines.contains { $0.hasPrefix("message warning patterns:7 warning | d7: more than 128 events") }, "\(out)")
+            #expect(lines.contains { $0.hasPrefix("message warning patterns:3 warning | d6: silent") }, "\(out)")
+            #expect(lines.contains("revealed patterns 7"), "\(out)")
             #expect(lines.contains("clip on"), "\(out)")
             #expect(lines.contains { $0.hasPrefix("meters ") && $0 != "meters 0" }, "\(out)")
             #expect(lines.contains("has bd") && lines.contains("has superpiano") && lines.contains("has kick"), "the orchestra's bd, a SuperDirt synth, a kit's sample: \(out.prefix(3000))")

@@ -285,7 +285,7 @@ function connect() {
     else if (m.type === "console") consoleLines(m.lines);
     else if (m.type === "levels") levels(m.levels);
     else if (m.type === "status") {
-      document.getElementById("clock").textContent = `${m.tempo.toFixed(m.tempo % 1 ? 1 : 0)} BPM · ${m.bar}.${m.beatInBar}`;
+      document.getElementById("clock").textContent = `${m.tempo.toFixed(m.tempo % 1 ? 1 : 0)} BPM · cycle ${m.cycle} · beat ${m.beatInBar}`;
       document.getElementById("dsp").textContent = `DSP ${m.dsp.toFixed(1)}% · xruns ${m.xruns}`;
     }
     else if (m.type === "done") { const e2 = document.getElementById("errors"); e2.textContent = m.message; clearTimeout(e2._t); e2._t = setTimeout(() => e2.textContent = "", 4000); }

@@ -41,6 +41,9 @@ function receive (m) {
     chip.title = `${bpm} BPM, cycle ${cycle} (from 0), beat ${m.beatInBar} of the cycle`
   } else if (m.type === 'roll') {
     roll = m
+    markWarnings(m)
+  } else if (m.type === 'console' || m.type === 'hello') {
+    consoleWarnings(m.type === 'console' ? m.lines : (m.console || []))
   } else if (m.type === 'levels') {
     const now = performance.now()
     for (const l of m.levels) {
@@ -54,6 +57,8 @@ function receive (m) {
   } else if (m.type === 'help') {
     const box = document.getElementById('help')
     if (box && m.topic === helpTopic) { box.textContent = m.found ? m.text : ''; box.hidden = !m.found }
+  } else if (m.type === 'scope') {
+    scopeAnswer(m)
   } else if (m.type === 'sounds') {
     sounds = m
     listSounds()
@@ -61,6 +66,157 @@ function receive (m) {
     note(m.message)
   }
 }
+
+// What went wrong while a slot played (the server's, with the roll): marked once on the slot's
+// line in the patterns buffer, in warning style, and listed. A new message for the slot marks again.
+const warned = new Map()           // slot → the message last marked
+function markWarnings (m) {
+  const ed = window.podiumEditor
+  if (!ed) return
+  for (const s of m.slots) {
+    if (!s.warning || !s.line) continue
+    const text = `${s.slot}: ${s.warning}` + (s.warnings > 1 ? ` (${s.warnings} times)` : '')
+    if (warned.get(s.slot) === s.warning) continue
+    warned.set(s.slot, s.warning)
+    ed.showError('patterns', s.line, 1, text, 'warning')
+  }
+}
+
+// The terminal's warnings (refusals, clipping, the load guard, samples late …) in the list too:
+// what the performer would otherwise only see at the terminal.
+const CONSOLE_WARNING = /refus|clip|limit|late|dropped|overflow|xrun|silent|no instrument|no sample|stopped|error|too dense|not loaded|still loading|failed/i
+function consoleWarnings (lines) {
+  const ed = window.podiumEditor
+  if (!ed) { setTimeout(() => consoleWarnings(lines), 50); return }
+  for (const line of lines) if (CONSOLE_WARNING.test(line)) ed.note(null, null, 'console', String(line).slice(0, 500))
+}
+
+// The messages panel: newest first; a click on one with a line goes there.
+function listMessages () {
+  const ed = window.podiumEditor
+  const list = document.getElementById('messageList')
+  if (!ed || !list) return
+  const count = document.getElementById('messageCount')
+  count.textContent = ed.messages.length ? String(ed.messages.length) : ''
+  document.getElementById('messagesButton').classList.toggle('errors', ed.messages.some(x => x.kind === 'error'))
+  if (document.getElementById('messages').hidden) return
+  list.replaceChildren(...ed.messages.slice().reverse().map(x => {
+    const b = document.createElement('button')
+    b.className = 'message ' + x.kind
+    b.innerHTML = '<small></small><br><span></span>'
+    const when = new Date(x.at).toLocaleTimeString()
+    b.firstChild.textContent = x.buffer ? `${when} · ${x.buffer}:${x.line} · ${x.kind}` : `${when} · terminal`
+    b.lastChild.textContent = x.message
+    if (x.buffer) b.onclick = () => ed.reveal(x.buffer, x.line)
+    return b
+  }))
+}
+function toggleMessages () {
+  const panel = document.getElementById('messages')
+  panel.hidden = !panel.hidden
+  if (!panel.hidden) document.getElementById('sounds').hidden = true
+  listMessages()
+}
+
+// The scope: the output's newest 2048 frames as the audio thread wrote them (asked at the page's
+// frame rate, one question at a time), drawn as a wave from a rising zero crossing, or (a click)
+// as a spectrum. What it measured is kept for tests: the frequency from the zero crossings and
+// the spectrum's peak.
+let scope = null                   // { rate, frames, peak, crossingHz, spectrumPeakHz }
+let scopeMode = 'wave'
+let scopeAsked = 0
+function askScope () {
+  requestAnimationFrame(askScope)
+  const canvas = document.getElementById('scope')
+  if (!canvas || canvas.offsetParent === null || document.hidden) return
+  const now = performance.now()
+  if (now - scopeAsked < 33 || (scopeWaiting && now - scopeAsked < 1000)) return   // one question at a time
+  scopeWaiting = send({ type: 'scope' })
+  scopeAsked = now
+}
+let scopeWaiting = false
+function scopeAnswer (m) {
+  scopeWaiting = false
+  if (!m.frames) return
+  const bytes = Uint8Array.from(atob(m.samples), c => c.charCodeAt(0))
+  const view = new DataView(bytes.buffer)
+  const x = new Float32Array(m.frames)
+  for (let i = 0; i < m.frames; i++) x[i] = view.getInt16(2 * i, true) / 32767
+  const spectrum = magnitudes(x)
+  let best = 1
+  for (let k = 2; k < spectrum.length - 1; k++) if (spectrum[k] > spectrum[best]) best = k
+  // parabolic interpolation of the peak bin (on dB)
+  const [a, b, c] = [spectrum[best - 1], spectrum[best], spectrum[best + 1]].map(v => 20 * Math.log10(v + 1e-12))
+  const shift = (a - 2 * b + c) !== 0 ? 0.5 * (a - c) / (a - 2 * b + c) : 0
+  scope = { rate: m.rate, frames: m.frames, peak: x.reduce((p, v) => Math.max(p, Math.abs(v)), 0),
+    crossingHz: crossings(x, m.rate), spectrumPeakHz: (best + shift) * m.rate / m.frames, at: performance.now() }
+  drawScope(x, spectrum, m.rate)
+}
+// Rising zero crossings, interpolated: their rate over the span between the first and last.
+function crossings (x, rate) {
+  const at = []
+  for (let i = 1; i < x.length; i++) if (x[i - 1] < 0 && x[i] >= 0) at.push(i - 1 + x[i - 1] / (x[i - 1] - x[i]))
+  return at.length > 1 ? (at.length - 1) * rate / (at[at.length - 1] - at[0]) : 0
+}
+// Magnitudes of a Hann-windowed radix-2 FFT (bins 0 … n/2).
+function magnitudes (x) {
+  const n = x.length
+  const re = new Float64Array(n); const im = new Float64Array(n)
+  for (let i = 0; i < n; i++) re[i] = x[i] * (0.5 - 0.5 * Math.cos(2 * Math.PI * i / n))
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1
+    for (; j & bit; bit >>= 1) j ^= bit
+    j ^= bit
+    if (i < j) { [re[i], re[j]] = [re[j], re[i]]; [im[i], im[j]] = [im[j], im[i]] }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const ang = -2 * Math.PI / len
+    for (let i = 0; i < n; i += len) {
+      for (let k = 0; k < len / 2; k++) {
+        const wr = Math.cos(ang * k); const wi = Math.sin(ang * k)
+        const ur = re[i + k]; const ui = im[i + k]
+        const vr = re[i + k + len / 2] * wr - im[i + k + len / 2] * wi
+        const vi = re[i + k + len / 2] * wi + im[i + k + len / 2] * wr
+        re[i + k] = ur + vr; im[i + k] = ui + vi
+        re[i + k + len / 2] = ur - vr; im[i + k + len / 2] = ui - vi
+      }
+    }
+  }
+  const out = new Float64Array(n / 2 + 1)
+  for (let k = 0; k <= n / 2; k++) out[k] = Math.hypot(re[k], im[k]) * 4 / n
+  return out
+}
+function drawScope (x, spectrum, rate) {
+  const canvas = document.getElementById('scope')
+  const w = canvas.clientWidth; const h = canvas.clientHeight
+  if (canvas.width !== Math.round(w * devicePixelRatio)) { canvas.width = Math.round(w * devicePixelRatio); canvas.height = Math.round(h * devicePixelRatio) }
+  const g = canvas.getContext('2d')
+  g.setTransform(devicePixelRatio, 0, 0, devicePixelRatio, 0, 0)
+  g.clearRect(0, 0, w, h)
+  g.strokeStyle = '#4fd1a5'; g.lineWidth = 1
+  g.beginPath()
+  if (scopeMode === 'wave') {
+    // from the first rising zero crossing, 1024 frames (21 ms at 48 kHz) across
+    let start = 0
+    for (let i = 1; i < x.length / 2; i++) if (x[i - 1] < 0 && x[i] >= 0) { start = i; break }
+    const span = Math.min(1024, x.length - start)
+    for (let i = 0; i < span; i++) {
+      const px = i / (span - 1) * w; const py = h / 2 - x[start + i] * (h / 2 - 1)
+      i ? g.lineTo(px, py) : g.moveTo(px, py)
+    }
+  } else {
+    // 30 Hz … Nyquist on a log axis, −90 … 0 dB
+    const lo = Math.log(30); const hi = Math.log(rate / 2)
+    for (let px = 0; px < w; px++) {
+      const k = Math.min(spectrum.length - 1, Math.max(1, Math.round(Math.exp(lo + (hi - lo) * px / w) * x.length / rate)))
+      const db = 20 * Math.log10(spectrum[k] + 1e-9)
+      const py = h - Math.max(0, Math.min(1, (db + 90) / 90)) * h
+      px ? g.lineTo(px, py) : g.moveTo(px, py)
+    }
+  }
+  g.stroke()
+}
+document.getElementById('scope')?.addEventListener('click', () => { scopeMode = scopeMode === 'wave' ? 'spectrum' : 'wave' })
 
 // Output meters in the header: RMS as the bar, the peak held 1.5 s as a line, a clip light held
 // 2 s after a peak at 0 dBFS (the levels the audio thread measured, ~30 a second).
@@ -105,6 +261,7 @@ function listSounds () {
 function toggleSounds () {
   const panel = document.getElementById('sounds')
   panel.hidden = !panel.hidden
+  if (!panel.hidden) document.getElementById('messages').hidden = true
   if (!panel.hidden) { send({ type: 'sounds' }); document.getElementById('soundSearch').focus() }
 }
 
@@ -232,12 +389,15 @@ window.podiumHooks = {
       setTimeout(() => { if (waiting.delete(id)) resolve({ ok: false, errors: [{ line: fromLine, column: 1, message: 'no answer from podium within 30 s' }] }) }, 30000)
     })
   },
-  hush () { send({ type: 'hush' }) }
+  hush () { send({ type: 'hush' }) },
+  messagesChanged () { listMessages() }
 }
 window.podiumHost = { lit, get clock () { return clock }, get roll () { return roll }, get lanes () { return lanes },
-  get levels () { return Object.fromEntries(peaks) }, get sounds () { return sounds }, toggleSounds }
+  get levels () { return Object.fromEntries(peaks) }, get sounds () { return sounds }, get scope () { return scope }, toggleSounds, toggleMessages }
 
 document.getElementById('soundsButton')?.addEventListener('click', toggleSounds)
+document.getElementById('messagesButton')?.addEventListener('click', toggleMessages)
+document.getElementById('clearMessages')?.addEventListener('click', () => { window.podiumEditor.messages.length = 0; listMessages() })
 document.getElementById('soundSearch')?.addEventListener('input', listSounds)
 // Help follows the cursor in every buffer (once editor.js, loaded after this, made them).
 function followCursors () {
@@ -248,3 +408,4 @@ followCursors()
 
 connect()
 requestAnimationFrame(drawRoll)
+requestAnimationFrame(askScope)

@@ -364,9 +364,23 @@ export function showError (buffer, line, column, message, kind = 'error') {
   node.textContent = warning ? message : `${line}:${column} ${message}`
   const widget = cm.addLineWidget(l, node, { noHScroll: true })
   const handle = cm.addLineClass(l, 'background', warning ? 'warning-line' : 'error-line')
-  messages.push({ buffer, line, kind, message, at: Date.now() })
-  if (messages.length > 200) messages.splice(0, 100)
+  note(buffer, line, kind, message)
   b.errors.push({ mark, widget, handle })
+}
+// A message for the list (the panel the performer opens): buffer and line when it has them.
+export function note (buffer, line, kind, message) {
+  messages.push({ buffer, line, kind, message, at: Date.now() })
+  if (messages.length > 300) messages.splice(0, 100)
+  if (hooks.messagesChanged) hooks.messagesChanged()
+}
+// The cursor to a buffer's line (a message clicked).
+export function reveal (buffer, line) {
+  if (!byId[buffer]) return
+  show(buffer)
+  const cm = byId[buffer].cm
+  const l = Math.min(Math.max(line - 1, 0), cm.lastLine())
+  cm.setCursor({ line: l, ch: 0 })
+  cm.scrollIntoView({ line: l, ch: 0 }, 60)
 }
 // Errors whose line is now within [from, to] (from 1) go away; so do those whose line went.
 export function clearErrors (buffer, from = 1, to = Infinity) {
@@ -472,5 +486,5 @@ function evalLine (b) {
 }
 
 setup()
-window.podiumEditor = { buffers: byId, hooks, evaluations, messages, trace, evaluate, hush, showError, clearErrors, show, insert,
+window.podiumEditor = { buffers: byId, hooks, evaluations, messages, trace, evaluate, hush, showError, clearErrors, show, insert, note, reveal,
   get current () { return current }, name: myName, color: myColor }

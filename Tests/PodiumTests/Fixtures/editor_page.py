@@ -24,7 +24,10 @@ chromedriver, Selenium), as performers use it. One scenario per run; one line pe
                                a silent slot's warning and greyed lane ("warning …", "silent …"), the
                                clip light after a loud note ("clip on|off", "meters N"), the sounds
                                panel ("sounds N", "has NAME", "inserted yes|no"), help for jux
-                               ("help …"); at 390×844: "phone lanes N min H", "header height PX",
+                               ("help …"), the scope of a 440 Hz sine ("scope crossing HZ spectrum HZ
+                               …", "scope drawn yes|no"), a slot's problem while it plays marked on
+                               its line and listed ("message KIND BUFFER:LINE KIND | TEXT",
+                               "revealed BUFFER LINE"); at 390×844: "phone lanes N min H", "header height PX",
                                "overflow yes|no"; screenshots to SHOT and PHONESHOT
 """
 import json, sys, threading, time
@@ -231,7 +234,27 @@ def main():
         shot, phoneshot = args[0], args[1]
         p = Page(url, "dee")
         hook_results(p)
-        p.set_text("patterns", 'd3 $ s "[[~ cp]*2, hh*8]"\n\nd6 $ s "superpianox*2" # n "0 7"\n\nd1 $ jux rev $ s "bd*2"\n')
+        # The scope: a 440 Hz sine alone, as the audio thread wrote it (its zero crossings and
+        # its spectrum's peak, measured by the page from the server's samples).
+        p.set_text("orchestra", p.text("orchestra").rstrip("\n") + "\n\ninstr 10\n  aSine oscili 0.3, 440\n  out aSine\nendin\nschedule 10, 0, 2.5\n")
+        n = len(p.text("orchestra").split("\n"))
+        p.js("window.__lastEval = null")
+        p.cursor("orchestra", n - 5)
+        p.chord(Keys.CONTROL, Keys.ENTER)
+        print("sine instr", describe(p.last_result(0)), flush=True)
+        p.js("window.__lastEval = null")
+        p.cursor("orchestra", n - 2)
+        p.chord(Keys.SHIFT, Keys.ENTER)
+        print("sine note", describe(p.last_result(0)), flush=True)
+        s = wait_for(lambda: p.js("const s = podiumHost.scope; return s && s.peak > 0.25 && performance.now() - s.at < 500 ? s : null"), 5)
+        time.sleep(0.3)
+        s = p.js("return podiumHost.scope") if s else None
+        print("scope", "crossing %.2f spectrum %.2f peak %.3f frames %d" % (s["crossingHz"], s["spectrumPeakHz"], s["peak"], s["frames"]) if s else "none", flush=True)
+        p.js("document.getElementById('scope').click()")
+        time.sleep(0.2)
+        print("scope drawn", "yes" if p.js("const c = document.getElementById('scope'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 3; i < d.length; i += 4) if (d[i]) return true; return false") else "no", flush=True)
+        time.sleep(2.3)
+        p.set_text("patterns", 'd3 $ s "[[~ cp]*2, hh*8]"\n\nd6 $ s "superpianox*2" # n "0 7"\n\nd1 $ jux rev $ s "bd*2"\n\nd7 $ ply 200 $ s "bd ~!99" # amp 0\n')
         for line in (0, 2):
             p.js("window.__lastEval = null")
             p.cursor("patterns", line)
@@ -242,8 +265,24 @@ def main():
             lanes = p.js("return podiumHost.lanes.filter(l => l.slot === arguments[0]).map(l => l.label)", slot)
             print("lanes", slot, " ".join(lanes), flush=True)
         print("silent d6", p.js("return podiumHost.lanes.filter(l => l.slot === 'd6').every(l => !!l.silent)") and "yes" or "no", flush=True)
+        # A slot that meets a problem while it plays (200 notes in 20 ms, more than a tick
+        # posts): marked on its line when the server says so, and in the messages panel.
+        p.js("window.__lastEval = null")
+        p.cursor("patterns", 6)
+        p.chord(Keys.CONTROL, Keys.ENTER)
+        print(describe(p.last_result(0)), flush=True)
+        wait_for(lambda: p.js("return [...document.querySelectorAll('.warning-widget')].some(e => e.textContent.startsWith('d7:'))"), 8)
         for w in p.js("return [...document.querySelectorAll('.warning-widget')].map(e => e.textContent)"):
             print("warning", w, flush=True)
+        p.js("document.getElementById('messagesButton').click()")
+        time.sleep(0.2)
+        for m in p.js("return [...document.querySelectorAll('#messageList .message')].map(e => e.className.split(' ')[1] + ' ' + e.querySelector('small').textContent.split(' · ').slice(1).join(' ') + ' | ' + e.querySelector('span').textContent)"):
+            print("message", m.replace("\n", " "), flush=True)
+        print("message count", p.js("return document.getElementById('messageCount').textContent"), flush=True)
+        p.show("orchestra")
+        p.js("[...document.querySelectorAll('#messageList .message')].find(e => e.textContent.includes('d7:')).click()")
+        print("revealed", p.js("return podiumEditor.current.id + ' ' + (podiumEditor.current.cm.getCursor().line + 1)"), flush=True)
+        p.js("document.getElementById('messagesButton').click()")
         # A loud note from the orchestra tab: the output limit clips it, the light comes on.
         p.js("window.__lastEval = null")
         p.set_text("orchestra", p.text("orchestra").rstrip("\n") + "\n\ninstr 9\n  aLoud linseg 1.6, p3, 1.6\n  out aLoud\nendin\nschedule 9, 0, 0.5\n")
