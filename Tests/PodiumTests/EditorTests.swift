@@ -100,6 +100,7 @@ final class EditorTests {
             #expect(lines.contains { $0.hasPrefix("message warning patterns:7 warning | d7: more than 128 events") }, "\(out)")
             #expect(lines.contains { $0.hasPrefix("message warning patterns:3 warning | d6: silent") }, "\(out)")
             #expect(lines.contains("revealed patterns 7"), "\(out)")
+            #expect(lines.contains("phone mark d6 line 3") && lines.contains("phone mark d7 line 7"), "a page that evaluated nothing marks the slots' lines: \(out)")
             #expect(lines.contains("clip on"), "\(out)")
             #expect(lines.contains { $0.hasPrefix("meters ") && $0 != "meters 0" }, "\(out)")
             #expect(lines.contains("has bd") && lines.contains("has superpiano") && lines.contains("has kick"), "the orchestra's bd, a SuperDirt synth, a kit's sample: \(out.prefix(3000))")

@@ -67,18 +67,26 @@ function receive (m) {
   }
 }
 
-// What went wrong while a slot played (the server's, with the roll): marked once on the slot's
-// line in the patterns buffer, in warning style, and listed. A new message for the slot marks again.
-const warned = new Map()           // slot → the message last marked
+// Why a slot is silent and what went wrong while it played (the server's, with the roll): marked
+// once on the slot's line in the patterns buffer, in warning style, and listed, on every page (one
+// that evaluated nothing too). Only once the buffer is synced: a mark made on an empty buffer
+// would move with the text when it arrives. A new message for the slot marks again.
+const warned = new Map()           // slot and kind → the message last marked
 function markWarnings (m) {
   const ed = window.podiumEditor
-  if (!ed) return
+  const b = ed && ed.buffers.patterns
+  if (!b || b.room.state !== 'synced') return
   for (const s of m.slots) {
-    if (!s.warning || !s.line) continue
-    const text = `${s.slot}: ${s.warning}` + (s.warnings > 1 ? ` (${s.warnings} times)` : '')
-    if (warned.get(s.slot) === s.warning) continue
-    warned.set(s.slot, s.warning)
-    ed.showError('patterns', s.line, 1, text, 'warning')
+    if (!s.line || s.line - 1 > b.cm.lastLine()) continue
+    for (const [kind, text] of [['silent', s.silent && `${s.slot}: silent — ${s.silent}`], ['warning', s.warning && `${s.slot}: ${s.warning}`]]) {
+      if (!text || (kind === 'warning' && s.silent === s.warning)) continue
+      const key = s.slot + ' ' + kind
+      if (warned.get(key) === text) continue
+      warned.set(key, text)
+      // the page that evaluated it has this mark already (the evaluation's answer)
+      if (ed.messages.some(x => x.buffer === 'patterns' && x.line === s.line && x.message === text)) continue
+      ed.showError('patterns', s.line, 1, text, 'warning')
+    }
   }
 }
 

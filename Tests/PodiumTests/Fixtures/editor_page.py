@@ -323,6 +323,10 @@ def main():
         print("phone lanes", lanes, "min", round((height - 4) / max(lanes, 1), 1), flush=True)
         # Told by the server (a page that evaluated nothing still sees d6 greyed).
         print("phone silent d6", "yes" if q.js("return podiumHost.lanes.some(l => l.slot === 'd6') && podiumHost.lanes.filter(l => l.slot === 'd6').every(l => !!l.silent)") else "no", flush=True)
+        # The marks of a page that evaluated nothing: on their slots' lines once the buffer synced.
+        wait_for(lambda: q.js("return document.querySelectorAll('.warning-widget').length >= 2"), 5)
+        for slot in ("d6", "d7"):
+            print("phone mark", slot, "line", q.js("const cm = podiumEditor.buffers.patterns.cm; for (let l = 0; l <= cm.lastLine(); l++) if ((cm.lineInfo(l).widgets || []).some(w => w.node.textContent.startsWith(arguments[0] + ':'))) return l + 1; return 0", slot), flush=True)
         print("phone tabs visible", q.js("const t = document.getElementById('tabs').getBoundingClientRect(); return [...document.querySelectorAll('#tabs button')].filter(b => { const r = b.getBoundingClientRect(); return r.left >= t.left - 1 && r.right <= t.right + 1 }).length"), flush=True)
         print("header height", round(q.js("return document.querySelector('header').getBoundingClientRect().height")), flush=True)
         print("overflow", "yes" if q.js("return document.documentElement.scrollWidth > innerWidth") else "no", flush=True)
