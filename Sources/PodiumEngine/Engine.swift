@@ -268,6 +268,14 @@ public final class Engine: @unchecked Sendable {
         if !names.isEmpty { try checked(source: "podium host code") { api.compileOrc(Engine.exports(names)) } }
         var host = Engine.markerInstrument + "\n" + Engine.exports([Engine.markerName])
         if let seed = options.seed { host += "seed \(seed)\n" }
+        // Csound 6.18 numbers a named instrument with the lowest number free, from 1
+        // (csound_orc_compile.c, named_instr_assign_numbers): the host's own named instruments
+        // (this marker, `podium_voices`, SuperDirt's synths) would take 1, 3, 4 …, and a
+        // performer's `instr 3` typed later replaced one (`i "supersquare"` then played the
+        // performer's instr 5, measured). Empty instruments of the host's hold every number
+        // free below the sampler's (at least 100), so the host's names come after them; a
+        // performer's `instr N` replaces an empty one, as it does a table's growth step.
+        try holdNumbers(upTo: SamplerOrchestra.firstNumber(after: instruments) - 1)
         // Host code: not the performer's, so not listed among instruments or session orchestras.
         try compileHostCode(host)
     }
@@ -330,6 +338,29 @@ public final class Engine: @unchecked Sendable {
         let included = learn(text, parsed: parsed).names.filter { !declared.contains($0) }
         if !included.isEmpty { try checked(source: "podium host code") { api.compileOrcAsync(Engine.exports(included)) } }
         return marker
+    }
+
+    /// Empty instruments of the host's at every number up to `top` that no instrument holds (the
+    /// orchestra's named ones included), in one compile.
+    // Thread: NRT (owner)
+    func holdNumbers(upTo top: Int) throws {
+        let held = heldInstrumentNumbers()
+        let taken = held.numbered.union(held.named)
+        let free = (1...max(1, top)).filter { !taken.contains($0) }
+        guard !free.isEmpty else { return }
+        _ = try checked(source: "podium host code") { api.compileOrc(free.map(Engine.roomInstrument).joined()) }
+        for n in free { noteRoomInstrument(n) }
+    }
+
+    /// The first of two numbers from `start` on that nothing holds (the host's names and empty
+    /// instruments included): the sampler's.
+    // Thread: NRT (owner)
+    func freePair(from start: Int) -> Int {
+        let held = heldInstrumentNumbers()
+        let taken = held.numbered.union(held.named).union(compiled.withLock { $0.roomInstruments })
+        var n = start
+        while taken.contains(n) || taken.contains(n + 1) { n += 1 }
+        return n
     }
 
     /// Grows Csound's table of instruments by a block with an empty instrument at `number`,
@@ -437,7 +468,7 @@ public final class Engine: @unchecked Sendable {
         try engine.compileHostCode(host)
         // The sampler's instruments, named (their numbers published as any named instrument's).
         if options.sampler {
-            let first = SamplerOrchestra.firstNumber(after: engine.instruments)
+            let first = engine.freePair(from: SamplerOrchestra.firstNumber(after: engine.instruments))
             try engine.compileOrchestra(SamplerOrchestra.text(first: first), source: "podium sampler")
             engine.samplerInstrument = first
         }

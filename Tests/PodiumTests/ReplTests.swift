@@ -91,6 +91,10 @@ final class ReplTests {
         #expect(r.stdout.contains(":hush\n  silence now: notes released"), "\(r.stdout)")
         #expect(r.stdout.contains("no help for evry; did you mean") , "\(r.stdout)")
         #expect(r.stdout.contains("instr 2 (0 active)\ninstr 5 (1 active)"), "\(r.stdout)")
+        // The instr 5 typed here is the performer's own: Podium's named instruments (the synths,
+        // the voice counter) are numbered after the sampler's, not 3, 4, 5 … (supersquare once
+        // had 5: the typed instr replaced it, and its count was instr 5's note).
+        #expect(r.stdout.contains("instr \"supersquare\" (0 active)"), "\(r.stdout)")
         // A named instr replaced while its note played: Csound 6.18 counts that note's end against
         // the new definition (-1); the REPL says the count is unknown, never "-1 active".
         #expect(r.stdout.contains("instr \"hum\" (active: unknown; a hot swap replaced it while it played"), "\(r.stdout)")
