@@ -11,10 +11,11 @@
 /// wins: that synth is not compiled (the performance says so once).
 ///
 /// The families are in files of their own (`DirtSynthsAnalog`, `DirtSynthsKeys`,
-/// `DirtSynthsStruck`, `DirtSynthsDrums`, `DirtSynthsTones`), with the tables and opcodes they share in `DirtSynthsShared`.
+/// `DirtSynthsStruck`, `DirtSynthsDrums`, `DirtSynthsTones`, `DirtSynthsFM`, `DirtSynthsNoise`,
+/// `DirtSynthsMesh`, `DirtSynthsSpaces`), with the tables and opcodes they share in `DirtSynthsShared`.
 public enum DirtSynths {
     /// Every synth, by SuperDirt's name.
-    public static var all: [(name: String, code: String)] { analog + keys + struck + drums + tones }
+    public static var all: [(name: String, code: String)] { analog + keys + struck + drums + tones + fm + noise + mesh + spaces }
 
     /// The synths' names.
     public static var names: [String] { all.map(\.name) }
@@ -30,7 +31,7 @@ public enum DirtSynths {
         guard highest + all.count - own.count <= OrchestraCheck.maximumInstrumentNumber else { return nil }
         // Their tail (DirtSynthsOutput): the sampler's effects and orbits when it is compiled.
         let orbits = engine.samplerInstrument.map { $0 + 1 }
-        try engine.compileOrchestra([shared, drumsShared, tonesShared, output(orbits: orbits)].joined(separator: "\n"),
+        try engine.compileOrchestra([shared, drumsShared, tonesShared, fmShared, noiseShared, meshShared, spacesShared, output(orbits: orbits)].joined(separator: "\n"),
                                     source: "podium SuperDirt synths")
         var text = all.filter { !own.contains($0.name) }.map(\.code).joined(separator: "\n\n")
         // Without the sampler, no effect p-fields: the declarations say so (an effect is then
@@ -38,7 +39,8 @@ public enum DirtSynths {
         if orbits == nil { text = text.replacingOccurrences(of: " +effects\n", with: "\n") }
         try engine.compileOrchestra(text, source: "podium SuperDirt synths")
         // Voices made now, not on the audio thread at a synth's first notes (Csound allocates
-        // an instance when none is free): 8 of each, 8.7 MB and 14 ms for the 29 (measured).
+        // an instance when none is free): 8 of each, 8.7 MB and 14 ms for the first 29 (measured);
+        // the 36 make podium's start 276 MB instead of 258 (superprimes' nine GVerbs a voice).
         let voices = all.filter { !own.contains($0.name) }.map { "prealloc \"\($0.name)\", \(preallocated)" }
         try engine.compileOrchestra(voices.joined(separator: "\n") + "\n", source: "podium SuperDirt synths")
         return own

@@ -297,5 +297,25 @@ extension DirtSynths {
           endif
           xout aL, aR
         endop
+
+        ; ---------------------------------------------------------------- DirtPan's level
+        ; How DirtPan applies a synth's envelope: Pan2 and Balance2 (scsynth 3.13) read their level input
+        ; once a 64-sample block (its first sample) and ramp to it across the block from the previous
+        ; block's, so the envelope arrives one block late, in straight 64-sample segments (measured in
+        ; the reference renders: superfm's and superhex's attack and release, superstatic's rise)
+        opcode SDlevel, a, a
+          aenv xin
+          setksmps 1
+          kn init 0
+          kprev init 0
+          kcur init 0
+          if kn % 64 == 0 then
+            kprev = kcur
+            kcur = k(aenv)
+          endif
+          kg = kprev + (kcur - kprev)*(kn % 64)/64
+          kn += 1
+          xout a(kg)
+        endop
         """#
 }
