@@ -273,9 +273,11 @@ public final class Engine: @unchecked Sendable {
         // (this marker, `podium_voices`, SuperDirt's synths) would take 1, 3, 4 …, and a
         // performer's `instr 3` typed later replaced one (`i "supersquare"` then played the
         // performer's instr 5, measured). Empty instruments of the host's hold every number
-        // free below the sampler's (at least 100), so the host's names come after them; a
-        // performer's `instr N` replaces an empty one, as it does a table's growth step.
-        try holdNumbers(upTo: SamplerOrchestra.firstNumber(after: instruments) - 1)
+        // free from 1 to 99 (where live coders number instruments; the sampler's are 100 or
+        // more), so the host's names come after them; a performer's `instr N` replaces an empty
+        // one, as it does a table's growth step. Not every number below a high one: an
+        // orchestra's instr 9999 would have made 9,900 of them.
+        try holdNumbers(upTo: 99)
         // Host code: not the performer's, so not listed among instruments or session orchestras.
         try compileHostCode(host)
     }

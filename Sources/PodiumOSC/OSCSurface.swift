@@ -223,6 +223,8 @@ public final class OSCSurface: @unchecked Sendable {
             case "compile": compile(m, source)
             default: unknown(m, source)
             }
+        case ("ctrl", 1):
+            ctrl(m, source)
         case ("accxyz", 1):
             setChannels(["accelerometerX", "accelerometerY", "accelerometerZ"], m, source, frame)
         case (_, 2):
@@ -345,6 +347,10 @@ public final class OSCSurface: @unchecked Sendable {
         guard !m.arguments.isEmpty else { return bad(m, source, "expected a value") }
         var problems: [String] = []
         var echo: [OSCValue] = []
+        // Each value is also a controller of the patterns' (`cF 0 "fader1"`).
+        if let controllers = loops?.patterns.controllers {
+            for (name, value) in zip(names, m.arguments) { if let v = OSCSurface.controllerValue(value) { controllers.set(name, v) } }
+        }
         for (name, value) in zip(names, m.arguments) {
             if let problem = set(name, value, frame) { problems.append(problem) } else if let v = value.number { echo.append(.float(v)) }
         }

@@ -44,6 +44,8 @@ enum Parameter: Sendable {
     /// A list of (name, plain value) pairs (`swap`'s `[("a", "bd"), ("b", "sn")]`), the values of
     /// the result's kind.
     case valuePairs
+    /// A list of pairs of strings, read as written (`steps`' `[("bd", "x~x~")]`).
+    case textPairs
 }
 
 /// A built-in's arguments, each ready for the function it runs.
@@ -67,6 +69,7 @@ enum BuiltinArgument {
     case namedFunctions([(String, @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>)])
     case matrix([[Double]])
     case valuePairs([(String, ControlMap)])
+    case textPairs([(String, String)])
     /// Taken with the next parameter (`spreader`).
     case none
 }
@@ -78,6 +81,8 @@ struct BuiltinArguments {
     var position: SourcePosition
     /// Where the statement's pattern takes over (the triggers'); nil: cycle 0.
     var trigger: TriggerStart? = nil
+    /// The performance's controller values (`cF` …); nil outside one (their defaults).
+    var controllers: ControllerValues? = nil
 
     // Thread: any (all of this type)
     func p(_ i: Int) -> Pattern<ControlMap> { if case let .pattern(p) = items[i] { return p }; return .silence }
@@ -93,6 +98,7 @@ struct BuiltinArguments {
     func numbers(_ i: Int) -> [Time] { if case let .numbers(v) = items[i] { return v }; return [] }
     func matrix(_ i: Int) -> [[Double]] { if case let .matrix(v) = items[i] { return v }; return [] }
     func valuePairs(_ i: Int) -> [(String, ControlMap)] { if case let .valuePairs(v) = items[i] { return v }; return [] }
+    func textPairs(_ i: Int) -> [(String, String)] { if case let .textPairs(v) = items[i] { return v }; return [] }
     /// A list of plain numbers as whole numbers (floored, clamped).
     func ints(_ i: Int) -> [Int] { numbers(i).map { Int(clamping: $0.floorInt) } }
     func fs(_ i: Int) -> [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] { if case let .functions(f) = items[i] { return f }; return [] }

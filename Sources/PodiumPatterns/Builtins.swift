@@ -152,6 +152,16 @@ struct Builtin: Sendable {
                     ps.append((name, try Builtins.plainValue(t[1], k, ev, context)))
                 }
                 items.append(.valuePairs(ps))
+            case .textPairs:
+                guard case let .list(xs, _) = a else { throw Builtins.expected("a list of pairs of strings (`[(\"bd\", \"x~x~\")]`)", context, a) }
+                var ps: [(String, String)] = []
+                for x in xs {
+                    guard case let .tuple(t, _) = x, t.count == 2, case let .poly(l) = t[0], case let .poly(r) = t[1], let a = l.text, let b = r.text else {
+                        throw Builtins.expected("a pair of strings (`(\"bd\", \"x~x~\")`)", context, x)
+                    }
+                    ps.append((a, b))
+                }
+                items.append(.textPairs(ps))
             case .functions:
                 guard case let .list(xs, _) = a else { throw Builtins.expected("a list of functions (`[rev, fast 2, (# speed 2)]`)", context, a) }
                 var fs: [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] = []
@@ -214,7 +224,7 @@ struct Builtin: Sendable {
                 items.append(.applied(ps))
             }
         }
-        let out = try run(BuiltinArguments(items: items, position: pos, trigger: ev.trigger), k)
+        let out = try run(BuiltinArguments(items: items, position: pos, trigger: ev.trigger, controllers: ev.controllers), k)
         failure.open = false
         if let e = failure.error { throw e }
         return out

@@ -27,6 +27,9 @@ extension Builtins {
             plain(markovPat(a.int(0), a.int(1), a.matrix(2)).map(Double.init), k)
         }
         t["fit"] = Builtin([.pattern(.int), .values, .pattern(.int)]) { a, _ in fit(a.int(0), a.plainValues(1), a.int(2)) }
+        t["fit'"] = Builtin([.pattern(.time), .number, .pattern(.int), .pattern(.int), .same]) { a, _ in
+            fitParts(a.time(0), Int(clamping: a.number(1).floorInt), a.int(2), a.int(3), a.p(4))
+        }
         // Random choices from lists.
         t["choose"] = Builtin([.values]) { a, _ in choose(a.plainValues(0)) }
         t["chooseBy"] = Builtin([.pattern(.double), .values]) { a, _ in chooseBy(a.double(0), a.plainValues(1)) }

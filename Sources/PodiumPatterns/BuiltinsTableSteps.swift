@@ -11,6 +11,7 @@ extension Builtins {
     // Thread: any (building the table, once)
     static func addStepFunctions(_ t: inout [String: Builtin]) {
         t["step"] = Builtin([.text, .text], .fixed(.string)) { a, _ in strings(step(a.text(0), a.text(1))) }
+        t["steps"] = Builtin([.textPairs], .fixed(.string)) { a, _ in strings(steps(a.textPairs(0))) }
         t["step'"] = Builtin([.values, .text], .fixed(.string)) { a, _ in strings(stepNamed(a.plainValues(0).map(string), a.text(1))) }
         t["samples"] = Builtin([.pattern(.string), .pattern(.int)], .fixed(.string)) { a, _ in
             strings(samples(a.p(0).map(string), a.int(1)))

@@ -92,6 +92,8 @@ struct ExpressionEvaluator {
     /// Where the statement's pattern takes over (`trigger`, `qtrigger`: Tidal's `_t_` controls,
     /// set when a slot is given a pattern); nil outside a performance (cycle 0).
     var trigger: TriggerStart? = nil
+    /// The performance's controller values (`cF` …; nil: their defaults).
+    var controllers: ControllerValues? = nil
 
     // Thread: any
     func evaluate(_ e: Expression) throws(PatternError) -> RuntimeValue {

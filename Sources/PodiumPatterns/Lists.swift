@@ -85,6 +85,16 @@ public func fit<T: Sendable>(_ perCycle: Pattern<Int>, _ xs: [T], _ p: Pattern<I
     innerJoin(perCycle.map { _fit($0, xs, p) })
 }
 
+/// Tidal's `fit'`: the pattern (`cyc` times faster) cut into `n` parts by `from`'s steps (part
+/// i: where `from` is i), each part stretched to a cycle, then played in the order `to` gives,
+/// moved on by `n` each cycle (`squeezeJoin $ _fit n masks to`).
+public func fitParts<T: Sendable>(_ cyc: Pattern<Time>, _ n: Int, _ from: Pattern<Int>, _ to: Pattern<Int>, _ p: Pattern<T>) -> Pattern<T> {
+    guard n > 0 else { return .silence }
+    let fastP = fast(cyc, p), fastFrom = fast(cyc, from)
+    let masks = (0..<min(n, 4096)).map { i in stretch(mask(fastFrom.filterValues { $0 == i }.map { _ in true }, fastP)) }
+    return squeezeJoin(_fit(n, masks, to))
+}
+
 /// One of `xs` at random, each by its weight (Tidal's `wchooseBy`).
 public func wchooseBy<T: Sendable>(_ f: Pattern<Double>, _ pairs: [(T, Double)]) -> Pattern<T> {
     if pairs.isEmpty { return .silence }

@@ -32,12 +32,16 @@ public struct PatternLanguage: Sendable {
     public var bindings: [String: String]
     /// Where the statement's pattern takes over, for `trigger` and `qtrigger` (nil: cycle 0).
     public var trigger: TriggerStart?
+    /// The performance's controller values, read by `cF`, `cI`, `cS` … (nil: their defaults).
+    public var controllers: ControllerValues?
 
     // Thread: any
-    public init(extraControls: Set<String> = [], bindings: [String: String] = [:], trigger: TriggerStart? = nil) {
+    public init(extraControls: Set<String> = [], bindings: [String: String] = [:], trigger: TriggerStart? = nil,
+                controllers: ControllerValues? = nil) {
         self.extraControls = extraControls
         self.bindings = bindings
         self.trigger = trigger
+        self.controllers = controllers
     }
 
     /// One statement; may span lines (a block: continuation lines). Errors name line and column.
@@ -56,7 +60,7 @@ public struct PatternLanguage: Sendable {
             }
         }
         let e = try ExpressionParser.parse(text)
-        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, trigger: trigger)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, trigger: trigger, controllers: controllers)
         var head = e
         var body: Expression?
         switch e {
@@ -135,7 +139,7 @@ public struct PatternLanguage: Sendable {
     /// A control-pattern expression alone (`s "bd*2" # n 3`).
     // Thread: any
     public func pattern(_ text: String) throws(PatternError) -> Pattern<ControlMap> {
-        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, trigger: trigger)
+        let ev = ExpressionEvaluator(extraControls: extraControls, bindings: bindings, trigger: trigger, controllers: controllers)
         return try controlPattern(try ExpressionParser.parse(text), ev)
     }
 

@@ -87,6 +87,18 @@ public enum PatternReference {
         "markovPat": "N steps a cycle walking a Markov chain from a state: markovPat 8 1 [[3,5,2], [4,4,2], [0,1,0]] (rows normalised)",
         "swap": "each value looked up by name: s (swap [(\"a\", \"bd\"), (\"b\", \"sn\")] \"a b\"); others are dropped",
         "smooth": "glides between a pattern's values: # cutoff (smooth \"200 800\")",
+        "steps": "step for each (name, steps) pair, together: s (steps [(\"bd\", \"x~x~\"), (\"sn\", \"~x\")])",
+        "fit'": "cuts the pattern into N parts by a pattern of part numbers and plays them in another order: fit' 1 2 \"0 1\" \"1 0\" $ s \"bd sn\"",
+        "cF": "a controller's value set from outside (Tidal's /ctrl on the OSC port, a TouchOSC control, a stage-page widget), read at each query; the default until set: # lpf (cF 1000 \"cut\")",
+        "cI": "cF as a whole number (floored): n (\"0 4\" + cI 0 \"shift\")",
+        "cN": "cF as a note",
+        "cR": "cF as a time (a fraction)",
+        "cT": "cF as a time (a fraction)",
+        "cS": "a controller's string value: # vowel (cS \"a\" \"v\")",
+        "cF_": "cF without a default: silence until the controller is set",
+        "cF0": "cF with the default 0",
+        "sec": "seconds as cycles at the current tempo (cps × the value): # delaytime (sec 0.25)",
+        "msec": "milliseconds as cycles at the current tempo: # legato (msec 500)",
         "perlinWith": "smooth noise following a pattern of numbers (random at whole numbers, eased between)",
         "perlin2With": "2D Perlin noise from 0 to 1: perlin2With (cosine*2) (sine*2) repeats each cycle without reversing",
         "perlin2": "perlin2With with the cycle as its first input",
@@ -149,6 +161,7 @@ public enum PatternReference {
         case .numbers: return "[Time]"
         case .matrix: return "[[Double]]"
         case .valuePairs: return "[(String, a)]"
+        case .textPairs: return "[(String, String)]"
         case .functions: return "[Pattern a -> Pattern a]"
         case .weightedValues: return "[(a, Double)]"
         case .patternWeights: return "[(Pattern a, Double)]"

@@ -13,6 +13,11 @@ public func step(_ name: String, _ steps: String) -> Pattern<String> {
     })
 }
 
+/// `step` for each (name, steps) pair, together (Tidal's `steps`): `steps [("bd", "x~x~"), ("sn", "~x")]`.
+public func steps(_ pairs: [(String, String)]) -> Pattern<String> {
+    stack(pairs.map { step($0.0, $0.1) })
+}
+
 /// `step` with a list of names: `x` the first, a digit the one at that index (Tidal's `step'`;
 /// an index past the list is a rest where Tidal stops with an error).
 public func stepNamed(_ names: [String], _ steps: String) -> Pattern<String> {

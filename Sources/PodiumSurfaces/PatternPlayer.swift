@@ -89,6 +89,9 @@ public final class PatternPlayer: @unchecked Sendable {
     /// Definitions so far: each gets the next number as its `version`.
     var versions = 0
     public var onProblem: (@Sendable (String) -> Void)?
+    /// Values set from outside (Tidal's `/ctrl` on the OSC port, the stage page's widgets) that
+    /// `cF`, `cI`, `cS` … read when their patterns are queried; `_cps` the clock's (`sec`).
+    public let controllers = ControllerValues()
     /// Whether the page watches the steps (`PatternSteps.swift`); and the notes posted for it.
     public var watchSteps: Bool {
         get { lock.withLock { watching } }
@@ -162,7 +165,7 @@ public final class PatternPlayer: @unchecked Sendable {
         let clock = driver.clock
         let cycle = clock.quantum > 0 ? driver.beatNow / clock.quantum : 0
         let trigger = TriggerStart(cycle.isFinite ? Time(cycle) : .zero)
-        let language = PatternLanguage(extraControls: declaredControls, bindings: lock.withLock { bindings }, trigger: trigger)
+        let language = PatternLanguage(extraControls: declaredControls, bindings: lock.withLock { bindings }, trigger: trigger, controllers: controllers)
         switch try language.statement(text) {
         case let .play(slot, pattern):
             try PatternPlayer.checkDensity(pattern)

@@ -28,6 +28,8 @@ extension PatternPlayer {
         let cpuStart = PatternPlayer.threadCPU()
         defer { let spent = PatternPlayer.threadCPU() - cpuStart; lock.withLock { cpuSeconds += spent } }
         let quantum = max(clock.quantum, 1e-9)
+        // Tidal's `_cps` controller (`sec`, `msec`): cycles a second now.
+        controllers.set("_cps", .double(clock.tempo / 60 / quantum))
         if let tempo = lock.withLock({ () -> Double? in defer { pendingTempo = nil }; return pendingTempo }) {
             do { if try producer.clock(tempo: tempo) == nil { onProblem?("the command ring is full: setcps not sent") } } catch { onProblem?(error.description) }
         }

@@ -38,6 +38,8 @@ extension WebClients {
                     throw InputError("set needs \"channel\" (a name) and \"value\" (a number)")
                 }
                 try set(name, value, momentary: false)
+                // A widget's value is also a controller of the patterns' (`cF 0 "cutoff"`).
+                if value.isFinite { loops?.patterns.controllers.set(name, .double(value)) }
             case "momentary":
                 guard let name = object["channel"] as? String else { throw InputError("momentary needs \"channel\"") }
                 try set(name, 1, momentary: true)

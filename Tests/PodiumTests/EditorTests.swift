@@ -33,10 +33,12 @@ final class EditorTests {
     }
 
     /// A whole performance on `server` with the web surface, its output captured, what it said kept.
-    static func perform(on server: TestJackServer, samples: Bool = false, _ body: (Performance, WebSurface, CaptureClient, URL, () -> [String]) throws -> Void) throws {
+    static func perform(on server: TestJackServer, samples: Bool = false, patterns: String? = nil,
+                        _ body: (Performance, WebSurface, CaptureClient, URL, () -> [String]) throws -> Void) throws {
         let dir = Paths.temporaryDirectory()
         let file = dir.appendingPathComponent("set.orc").path
         try EditorTests.orchestra.write(toFile: file, atomically: true, encoding: .utf8)
+        if let patterns { try patterns.write(toFile: dir.appendingPathComponent("set.tidal").path, atomically: true, encoding: .utf8) }
         var options = PerformanceOptions(orchestra: file, source: .text(orchestra: EditorTests.orchestra, score: nil, name: "set.orc"), seed: 3,
                                          jack: JackOptions(clientName: "podium", serverName: server.name, connect: false, ksmps: 64),
                                          sessions: dir.appendingPathComponent("Sessions").path)
@@ -116,6 +118,24 @@ final class EditorTests {
             if let keep = ProcessInfo.processInfo.environment["EDITOR_SHOTS"] {
                 for f in ["editor-truth.png", "editor-truth-phone.png"] { try? FileManager.default.copyItem(atPath: dir.appendingPathComponent(f).path, toPath: keep + "/" + f) }
             }
+        }
+    }
+
+    @Test("a 500 KB patterns file loads in the page, takes edits at its end and middle, saves whole, and a page that joins later gets the same text (frames up to 4 MiB: a browser sends each message as one)")
+    func bigBuffer() throws {
+        // 500 KB of a set's notes (comments: the file is read at the start), and one statement.
+        var text = "d1 $ s \"bd*2\"\n"
+        var i = 0
+        while text.utf8.count < 500_000 { text += "-- \(i): a long set's notes, kept beside its patterns (bd sn hh cp arpy)\n"; i += 1 }
+        try EditorTests.perform(on: server, patterns: text) { performance, web, _, dir, _ in
+            let out = try page(web.editorURL, ["big", "\(text.count)"])
+            let loaded = Int((EditorTests.line(out, "loaded") ?? "").split(separator: " ").first ?? "") ?? 0
+            #expect(loaded == text.count, "\(out)")
+            #expect(out.contains("saved yes"), "\(out)")
+            #expect(out.contains("second same"), "\(out)")
+            #expect(EditorTests.line(out, "status") == "live live", "\(out)")
+            let saved = (try? String(contentsOfFile: dir.appendingPathComponent("set.tidal").path, encoding: .utf8)) ?? ""
+            #expect(saved.utf8.count > 500_000 && saved.hasSuffix("\n-- edited at the end") && saved.contains("-- edited in the middle\n"), "\(saved.utf8.count) bytes saved")
         }
     }
 

@@ -343,6 +343,18 @@ struct PatternExpressionTidalTests {
         (#"n "0 <1 2> [3 4]" # s "x" # legato "0.5 1""#, 2),
         (#"every 2 (off 0.125 (|+ n 7)) $ n "0 3" # s "x""#, 2),
         (#"stack [s "bd(3,8)", s "hh*4" # gain 0.8, n "0 3" # s "superpiano" |+ n 12]"#, 2),
+        // Controller input with nothing set (Tidal's state empty): each default; sec at cps 1.
+        (#"s "bd*4" # lpf (cF 1000 "cut") # resonance (cF0 "res")"#, 1),
+        (#"n ("0 4 7" + cN 2 "shift") # s "superpiano" # legato (cF 0.5 "len") # cut (cI 1 "group")"#, 2),
+        (#"s "bd*2 sn" # vowel (cS "a" "v") # speed (range 1 2 sine)"#, 1),
+        (#"s "bd*2" # delaytime (sec 0.25) # legato (msec "500 250")"#, 1),
+        (#"s "bd*2" # n (cN 3 "note") # crush (cF_ "unset")"#, 1),
+        // Parts of a pattern reordered; steps by name.
+        (#"fit' 1 2 "0 1" "1 0" $ s "bd sn""#, 2),
+        (#"fit' 1 4 (run 4) "[0 3*2 2 1 0 3*2 2 [1*8 ~]]/2" $ chop 4 $ s "break""#, 4),
+        (#"fit' "<1 2>" 3 "0 1 2" "2 0 1" $ n "0 .. 5" # s "superpiano""#, 3),
+        (#"s (steps [("bd", "x~x~"), ("sn", "~x~[x]"), ("hh", "x1x2")])"#, 2),
+        (#"sound (steps [("drum", "x ~ x 3")]) # speed 2"#, 1),
     ]
 
     // Thread: any

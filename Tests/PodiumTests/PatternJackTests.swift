@@ -132,6 +132,44 @@ final class PatternJackTests {
         }
     }
 
+    @Test("Tidal's /ctrl on the OSC port drives cF in a playing pattern from its next cycle; a TouchOSC control's value is a controller too")
+    func controllerInput() throws {
+        // A cycle is a bar: 48000 frames at 240 BPM.
+        try withHeardPatterns(seconds: 8) { driver, loops, capture, problems in
+            let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
+            osc.loops = loops
+            osc.start()
+            defer { osc.stop() }
+            func send(_ args: [String]) throws {
+                let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("osc_client.py"), "\(osc.port)", "message"] + args)
+                #expect(r.status == 0, "python-osc client: \(r.stderr)")
+            }
+            let said = try loops.patterns.run("d1 $ s \"lvl*4\" # gain (cF 0.2 \"lev\" * cF 1 \"fader1\") # legato 0.5", producer: driver.makeProducer(), loops: loops)
+            #expect(said == "d1: playing")
+            Thread.sleep(forTimeInterval: 1.6)
+            let first = capture.frameTime
+            try send(["/ctrl", "s:lev", "f:0.6"])
+            Thread.sleep(forTimeInterval: 2)
+            let second = capture.frameTime
+            try send(["/1/fader1", "f:0.5"])          // TouchOSC's fader: channel and controller "fader1"
+            Thread.sleep(forTimeInterval: 2)
+            _ = loops.patterns.hushAll()
+            Thread.sleep(forTimeInterval: 0.3)
+            capture.stopRecording()
+            #expect(problems().isEmpty, "\(problems())")
+            // OSC's floats are 32-bit: 0.6 arrives as 0.60000002.
+            #expect(abs((loops.patterns.controllers.value("lev")?.number ?? 0) - 0.6) < 1e-6 && loops.patterns.controllers.value("fader1") == .double(0.5))
+            let s = capture.samples(0)
+            let heard = capture.onsets(0, quiet: 2048).compactMap { f in capture.sampleIndex(ofFrame: f).map { (f, (Double(s[$0 + 8]) * 100).rounded() / 100) } }
+            // Before each message its old level; a cycle and the posting's lookahead after it, the new one.
+            let settle: Int64 = 48000 + 4800 + 1024
+            func levels(_ from: Int64, _ to: Int64) -> Set<Double> { Set(heard.filter { $0.0 >= from && $0.0 < to }.map(\.1)) }
+            #expect(levels(0, first) == [0.2], "\(heard)")
+            #expect(levels(first + settle, second) == [0.6], "\(heard)")
+            #expect(levels(second + settle, .max) == [0.3], "\(heard)")
+        }
+    }
+
     @Test("a definition's answer says what will not sound: silent for sounds nothing has, the control no instrument takes; said once, not again when its notes come")
     func answersSayWhatIsSilent() throws {
         try withHeardPatterns(seconds: 3) { driver, loops, capture, problems in

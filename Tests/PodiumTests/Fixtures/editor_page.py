@@ -20,6 +20,9 @@ chromedriver, Selenium), as performers use it. One scenario per run; one line pe
     loop TEXT                  loops tab: the buffer set to TEXT, Ctrl-Enter on line 1; prints "evaluated …",
                                then, a second later, "roll NAME:EVENTS …" (the roll's rows)
     save TEXT                  patterns tab: the buffer set to TEXT, Ctrl-S; prints "saved yes|no"
+    big BYTES                  a patterns file of BYTES loaded, edited at its end and middle, saved
+                               ("loaded N in S s", "saved yes|no"); a page that joins later has the
+                               same text ("second same|different in S s"); "status A B"
     truth SHOT PHONESHOT       what the page tells: a stack's layers as lanes ("lanes SLOT LABEL…"),
                                a silent slot's warning and greyed lane ("warning …", "silent …"), the
                                clip light after a loud note ("clip on|off", "meters N"), the sounds
@@ -236,7 +239,7 @@ def main():
         hook_results(p)
         # The scope: a 440 Hz sine alone, as the audio thread wrote it (its zero crossings and
         # its spectrum's peak, measured by the page from the server's samples).
-        p.set_text("orchestra", p.text("orchestra").rstrip("\n") + "\n\ninstr 10\n  aSine oscili 0.3, 440\n  out aSine\nendin\nschedule 10, 0, 2.5\n")
+        p.set_text("orchestra", p.text("orchestra").rstrip("\n") + "\n\ninstr 10\n  aSine oscili 0.3, 440\n  out aSine\nendin\nschedule 10, 0, 1.5\n")
         n = len(p.text("orchestra").split("\n"))
         p.js("window.__lastEval = null")
         p.cursor("orchestra", n - 5)
@@ -253,7 +256,6 @@ def main():
         p.js("document.getElementById('scope').click()")
         time.sleep(0.2)
         print("scope drawn", "yes" if p.js("const c = document.getElementById('scope'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; for (let i = 3; i < d.length; i += 4) if (d[i]) return true; return false") else "no", flush=True)
-        time.sleep(2.3)
         p.set_text("patterns", 'd3 $ s "[[~ cp]*2, hh*8]"\n\nd6 $ s "superpianox*2" # n "0 7"\n\nd1 $ jux rev $ s "bd*2"\n\nd7 $ ply 200 $ s "bd ~!99" # amp 0\n')
         for line in (0, 2):
             p.js("window.__lastEval = null")
@@ -332,6 +334,27 @@ def main():
         print("overflow", "yes" if q.js("return document.documentElement.scrollWidth > innerWidth") else "no", flush=True)
         q.d.save_screenshot(phoneshot)
         q.d.quit()
+    elif scenario == "big":
+        # A patterns file of BYTES bytes: loaded, edited at its end and in its middle, saved; a
+        # page that joins afterwards gets the same text.
+        expected = int(args[0])
+        t0 = time.time()
+        p = Page(url, "big")
+        wait_for(lambda: p.js("return podiumEditor.buffers.patterns.cm.getValue().length") >= expected, 20)
+        print("loaded", p.js("return podiumEditor.buffers.patterns.cm.getValue().length"), "in %.1f s" % (time.time() - t0), flush=True)
+        p.js("const cm = podiumEditor.buffers.patterns.cm; cm.replaceRange('\\n-- edited at the end', {line: cm.lastLine()}); cm.replaceRange('-- edited in the middle\\n', {line: Math.floor(cm.lineCount() / 2), ch: 0})")
+        time.sleep(0.5)
+        p.cursor("patterns", 0)
+        p.chord(Keys.CONTROL, "s")
+        ok = wait_for(lambda: "saved by" in (p.js("return document.getElementById('note').textContent") or ""), 10)
+        print("saved", "yes" if ok else "no", flush=True)
+        t1 = time.time()
+        q = Page(url, "late")
+        same = wait_for(lambda: q.text() == p.text(), 10)
+        print("second", "same" if same else "different", "in %.1f s" % (time.time() - t1), flush=True)
+        print("status", p.js("return document.getElementById('status').textContent"), q.js("return document.getElementById('status').textContent"), flush=True)
+        q.d.quit()
+        p.d.quit()
     elif scenario == "save":
         p = Page(url, "ana")
         p.set_text("patterns", args[0])
