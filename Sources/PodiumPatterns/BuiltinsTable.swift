@@ -158,6 +158,15 @@ extension Builtins {
                 return bools(brand())
             }
         }
+        // Haskell's True and False, where booleans are expected (`cB True "on"`).
+        for (name, value) in [("True", true), ("False", false)] {
+            c[name] = { pos in
+                PolyPattern(position: pos, number: nil, text: nil) { k throws(PatternError) in
+                    guard k == .bool else { throw PatternError("`\(name)` is a boolean, where \(k.expectation) is expected", column: pos.column, line: pos.line) }
+                    return .pure([plainValueKey: .bool(value)])
+                }
+            }
+        }
         let signals: [(String, @Sendable () -> Pattern<Double>)] = [
             ("sine", sine), ("cosine", cosine), ("saw", saw), ("isaw", isaw), ("tri", tri), ("square", square),
             ("sine2", sine2), ("cosine2", cosine2), ("saw2", saw2), ("isaw2", isaw2), ("tri2", tri2), ("square2", square2),

@@ -63,6 +63,14 @@ extension Builtins {
         t["cS"] = Builtin([.text, .text], .fixed(.string)) { a, _ in controller(a.controllers, a.text(1), .string, fallback: .string(a.text(0))) }
         t["cS_"] = Builtin([.text], .fixed(.string)) { a, _ in controller(a.controllers, a.text(0), .string, fallback: nil) }
         t["cS0"] = Builtin([.text], .fixed(.string)) { a, _ in controller(a.controllers, a.text(0), .string, fallback: .string("")) }
+        // `cB True "name"`: the default a pattern of booleans (Haskell's True and False).
+        t["cB"] = Builtin([.pattern(.bool), .text], .fixed(.bool)) { a, _ in
+            let store = a.controllers, name = a.text(1), fallback = a.p(0)
+            return Pattern { arc in
+                guard let v = store?.value(name).flatMap({ controllerValue($0, as: .bool) }) else { return fallback.query(arc) }
+                return Pattern<ControlMap>.pure([plainValueKey: v]).query(arc)
+            }
+        }
         t["cB_"] = Builtin([.text], .fixed(.bool)) { a, _ in controller(a.controllers, a.text(0), .bool, fallback: nil) }
         t["cB0"] = Builtin([.text], .fixed(.bool)) { a, _ in controller(a.controllers, a.text(0), .bool, fallback: .bool(false)) }
         // `sec p = (realToFrac <$> cF 1 "_cps") *| p`; `msec` the same over 1000.

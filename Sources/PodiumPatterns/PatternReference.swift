@@ -95,6 +95,7 @@ public enum PatternReference {
         "cR": "cF as a time (a fraction)",
         "cT": "cF as a time (a fraction)",
         "cS": "a controller's string value: # vowel (cS \"a\" \"v\")",
+        "cB": "a controller's boolean (Tidal's /ctrl sends none: a stage page or OSC bool): struct (cB True \"on\") …",
         "cF_": "cF without a default: silence until the controller is set",
         "cF0": "cF with the default 0",
         "sec": "seconds as cycles at the current tempo (cps × the value): # delaytime (sec 0.25)",

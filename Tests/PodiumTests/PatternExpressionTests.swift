@@ -349,6 +349,8 @@ struct PatternExpressionTidalTests {
         (#"s "bd*2 sn" # vowel (cS "a" "v") # speed (range 1 2 sine)"#, 1),
         (#"s "bd*2" # delaytime (sec 0.25) # legato (msec "500 250")"#, 1),
         (#"s "bd*2" # n (cN 3 "note") # crush (cF_ "unset")"#, 1),
+        (#"sometimesBy (cF 0.5 "prob") (# speed 2) $ struct (cB True "on") $ s "bd*4""#, 2),
+        (#"while (cB False "alt") (fast 2) $ s "bd sn""#, 1),
         // Parts of a pattern reordered; steps by name.
         (#"fit' 1 2 "0 1" "1 0" $ s "bd sn""#, 2),
         (#"fit' 1 4 (run 4) "[0 3*2 2 1 0 3*2 2 [1*8 ~]]/2" $ chop 4 $ s "break""#, 4),
@@ -584,7 +586,8 @@ enum ExpressionFuzz {
 
     // Thread: any
     static func signal(_ r: inout ExpressionFuzzRandom) -> String {
-        r.pick(["range 1 2 sine", "segment 4 $ range 1 5 saw", "rand", "irand 8", "slow 2 sine", "sine * 2", "perlin", "tri + 1"])
+        r.pick(["range 1 2 sine", "segment 4 $ range 1 5 saw", "rand", "irand 8", "slow 2 sine", "sine * 2", "perlin", "tri + 1",
+                "cF 1 \"cut\"", "cF0 \"res\" + 1", "msec 500", "sec \"<0.25 0.5>\"", "cI_ \"n\""])
     }
 
     // Thread: any
@@ -597,7 +600,8 @@ enum ExpressionFuzz {
                                 "stitch \"t f\" (s \"cp\")", "mono", "foldEvery [2, 3] (fast 2)", "spaceOut [1, 0.5]",
                                 "stutter 4 (1/16)", "pickF \"0 1\" [rev, fast 2]", "fastspread (~>) [0, 0.25]",
                                 "stretch", "substruct \"t ~ t\"", "substruct' \"0 1\"", "soak 3 (fast 2)", "gap 4",
-                                "smash 2 [1, 2]", "distrib [3, 5, 8]", "degradeOverBy 2 0.5", "densityGap 2"])
+                                "smash 2 [1, 2]", "distrib [3, 5, 8]", "degradeOverBy 2 0.5", "densityGap 2",
+                                "fit' 1 2 \"0 1\" \"1 0\"", "fit' \"<1 2>\" 3 \"0 1 2\" \"2 0 1\""])
         case 1: return r.pick(["rev", "palindrome", "brak", "degrade", "id"])
         case 2: return "(# \(r.pick(["speed", "crush", "pan", "n"])) \(number(&r)))"
         case 3: return "(\(number(&r)) \(r.pick(["<~", "~>"])))"

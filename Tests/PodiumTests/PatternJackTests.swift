@@ -135,7 +135,7 @@ final class PatternJackTests {
     @Test("Tidal's /ctrl on the OSC port drives cF in a playing pattern from its next cycle; a TouchOSC control's value is a controller too")
     func controllerInput() throws {
         // A cycle is a bar: 48000 frames at 240 BPM.
-        try withHeardPatterns(seconds: 8) { driver, loops, capture, problems in
+        try withHeardPatterns(seconds: 12) { driver, loops, capture, problems in
             let osc = try OSCSurface(driver: driver, options: OSCOptions(port: 0))
             osc.loops = loops
             osc.start()
@@ -147,11 +147,15 @@ final class PatternJackTests {
             let said = try loops.patterns.run("d1 $ s \"lvl*4\" # gain (cF 0.2 \"lev\" * cF 1 \"fader1\") # legato 0.5", producer: driver.makeProducer(), loops: loops)
             #expect(said == "d1: playing")
             Thread.sleep(forTimeInterval: 1.6)
+            // Each message's window: from before its client starts (the old level up to there) to
+            // when it has been sent (the new one a cycle after).
             let first = capture.frameTime
             try send(["/ctrl", "s:lev", "f:0.6"])
+            let firstSent = capture.frameTime
             Thread.sleep(forTimeInterval: 2)
             let second = capture.frameTime
             try send(["/1/fader1", "f:0.5"])          // TouchOSC's fader: channel and controller "fader1"
+            let secondSent = capture.frameTime
             Thread.sleep(forTimeInterval: 2)
             _ = loops.patterns.hushAll()
             Thread.sleep(forTimeInterval: 0.3)
@@ -165,8 +169,8 @@ final class PatternJackTests {
             let settle: Int64 = 48000 + 4800 + 1024
             func levels(_ from: Int64, _ to: Int64) -> Set<Double> { Set(heard.filter { $0.0 >= from && $0.0 < to }.map(\.1)) }
             #expect(levels(0, first) == [0.2], "\(heard)")
-            #expect(levels(first + settle, second) == [0.6], "\(heard)")
-            #expect(levels(second + settle, .max) == [0.3], "\(heard)")
+            #expect(levels(firstSent + settle, second) == [0.6], "\(heard)")
+            #expect(levels(secondSent + settle, .max) == [0.3], "\(heard)")
         }
     }
 

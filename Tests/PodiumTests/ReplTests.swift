@@ -71,13 +71,13 @@ final class ReplTests {
          a1 oscili 0.1, 220
          outs a1, a1
         endin
-        schedule "hum", 0, 2.5
+        schedule "hum", 0, 4
         @0.6 instr hum
          a1 oscili 0.1, 330
          outs a1, a1
         endin
-        @3.2 :instruments
-        @3.4 :quit
+        @4.8 :instruments
+        @5 :quit
         """.write(toFile: input, atomically: true, encoding: .utf8)
         let r = try run("/bin/sh", ["-c", "'\(Paths.podium)' play '\(file)' --server \(server.name) --no-connect --osc-port 0 --no-watch < '\(input)'"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -69,6 +69,9 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     try process.run()
     let outBox = PipeReader(out.fileHandleForReading), errBox = PipeReader(err.fileHandleForReading)
     if exited.wait(timeout: .now() + timeout) == .timedOut {
+        // Its whole tree: a browser left running by a killed Selenium script (chromedriver and
+        // Chromium, orphaned) kept two pages busy and slowed a whole run by a third.
+        for child in descendants(of: process.processIdentifier) { kill(child, SIGKILL) }
         kill(process.processIdentifier, SIGKILL)
         Issue.record("\(executable) \(arguments.joined(separator: " ")) still running after \(timeout) s: killed")
         // Foundation learns of the exit through a descriptor the child holds; a grandchild
@@ -84,6 +87,25 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     return ProcessResult(status: process.terminationStatus,
                          stdout: String(decoding: outBox.snapshot, as: UTF8.self),
                          stderr: String(decoding: errBox.snapshot, as: UTF8.self))
+}
+
+/// Every process whose parent chain reaches `pid` (read from /proc), children first found.
+func descendants(of pid: pid_t) -> [pid_t] {
+    var parent: [pid_t: pid_t] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let p = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        // "pid (comm) state ppid …": the name may hold spaces and parentheses; read after its last ")".
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let pp = pid_t(fields[1]) { parent[p] = pp }
+    }
+    var found: [pid_t] = [], frontier: Set<pid_t> = [pid]
+    while !frontier.isEmpty {
+        let next = parent.filter { frontier.contains($0.value) }.map(\.key)
+        found += next
+        frontier = Set(next)
+    }
+    return found
 }
 
 /// Waits for a started process to end; one still running after `timeout` seconds is killed and
