@@ -16,6 +16,7 @@ public enum PatternReference {
     public static func signature(_ name: String) -> String? {
         // Signals and silence: patterns of whichever kind the context asks for.
         if Builtins.constants[name] != nil {
+            if name == "True" || name == "False" { return "\(name) :: Bool" }
             return "\(name) :: " + (name == "silence" ? "Pattern a" : name == "brand" ? "Pattern Bool" : "Pattern n")
         }
         guard let b = Builtins.table[name] else { return nil }
@@ -96,6 +97,8 @@ public enum PatternReference {
         "cT": "cF as a time (a fraction)",
         "cS": "a controller's string value: # vowel (cS \"a\" \"v\")",
         "cB": "a controller's boolean (Tidal's /ctrl sends none: a stage page or OSC bool): struct (cB True \"on\") …",
+        "True": "Haskell's boolean, where one is expected: cB True \"on\"",
+        "False": "Haskell's boolean, where one is expected: cB False \"alt\"",
         "cF_": "cF without a default: silence until the controller is set",
         "cF0": "cF with the default 0",
         "sec": "seconds as cycles at the current tempo (cps × the value): # delaytime (sec 0.25)",

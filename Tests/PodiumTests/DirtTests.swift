@@ -157,6 +157,9 @@ final class DirtTests {
             for (k, start) in onsets.enumerated() {
                 let next = k + 1 < onsets.count ? onsets[k + 1] - start : Int.max
                 if abs(next - 12000) < 200 { drumGaps += 1 }
+                // Only from the first drums on the grid on: before Tidal's setcps took, a kick
+                // can fall a third of a second before the next onset by chance (read 65.7 Hz once).
+                guard drumGaps > 0 else { continue }
                 // (exactly a third of a cycle from the next: Tidal's first events, sent before
                 // its setcps took, are not on this grid)
                 guard abs(next - 16000) < 200, start + 480 + 4096 <= samples.count else { continue }

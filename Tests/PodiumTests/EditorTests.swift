@@ -58,8 +58,8 @@ final class EditorTests {
         try body(performance, web, capture, dir) { said.withLock { $0 } }
     }
 
-    func page(_ url: String, _ args: [String]) throws -> String {
-        let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("editor_page.py"), url] + args, timeout: 120)
+    func page(_ url: String, _ args: [String], timeout: TimeInterval = 120) throws -> String {
+        let r = try run(which("python3") ?? "/usr/bin/python3", [Paths.fixture("editor_page.py"), url] + args, timeout: timeout)
         #expect(r.status == 0, "editor_page.py \(args.first ?? ""): \(r.stderr.suffix(2000))")
         return r.stdout
     }
@@ -87,7 +87,9 @@ final class EditorTests {
     func truth() throws {
         try EditorTests.perform(on: server, samples: true) { _, web, _, dir, _ in
             let shot = dir.appendingPathComponent("editor-truth.png").path, phone = dir.appendingPathComponent("editor-truth-phone.png").path
-            let out = try page(web.editorURL, ["truth", shot, phone])
+            // Two browsers one after the other, many steps: under a full run's load (the pages
+            // process runs at nice 5) it took over 120 s.
+            let out = try page(web.editorURL, ["truth", shot, phone], timeout: 300)
             let lines = out.split(separator: "\n").map(String.init)
             #expect(lines.contains { $0.hasPrefix("lanes d3 ") && $0.contains("cp") && $0.contains("hh") }, "two lanes for [[~ cp]*2, hh*8]: \(out)")
             #expect(lines.contains("silent d6 yes"), "\(out)")

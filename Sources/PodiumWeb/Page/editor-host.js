@@ -138,7 +138,7 @@ function askScope () {
   const canvas = document.getElementById('scope')
   if (!canvas || canvas.offsetParent === null || document.hidden) return
   const now = performance.now()
-  if (now - scopeAsked < 33 || (scopeWaiting && now - scopeAsked < 1000)) return   // one question at a time
+  if (now - scopeAsked < 66 || (scopeWaiting && now - scopeAsked < 1000)) return   // 15 a second, one at a time
   scopeWaiting = send({ type: 'scope' })
   scopeAsked = now
 }
@@ -150,15 +150,22 @@ function scopeAnswer (m) {
   const view = new DataView(bytes.buffer)
   const x = new Float32Array(m.frames)
   for (let i = 0; i < m.frames; i++) x[i] = view.getInt16(2 * i, true) / 32767
-  const spectrum = magnitudes(x)
-  let best = 1
-  for (let k = 2; k < spectrum.length - 1; k++) if (spectrum[k] > spectrum[best]) best = k
-  // parabolic interpolation of the peak bin (on dB)
-  const [a, b, c] = [spectrum[best - 1], spectrum[best], spectrum[best + 1]].map(v => 20 * Math.log10(v + 1e-12))
-  const shift = (a - 2 * b + c) !== 0 ? 0.5 * (a - c) / (a - 2 * b + c) : 0
-  scope = { rate: m.rate, frames: m.frames, peak: x.reduce((p, v) => Math.max(p, Math.abs(v)), 0),
-    crossingHz: crossings(x, m.rate), spectrumPeakHz: (best + shift) * m.rate / m.frames, at: performance.now() }
-  drawScope(x, spectrum, m.rate)
+  // The spectrum only when it is drawn (or asked for): a page's CPU is the performer's too.
+  let spectrum = null
+  const spectrumOf = () => spectrum || (spectrum = magnitudes(x))
+  scope = { rate: m.rate, frames: m.frames, at: performance.now(),
+    get peak () { return x.reduce((p, v) => Math.max(p, Math.abs(v)), 0) },
+    get crossingHz () { return crossings(x, m.rate) },
+    get spectrumPeakHz () {
+      const s = spectrumOf()
+      let best = 1
+      for (let k = 2; k < s.length - 1; k++) if (s[k] > s[best]) best = k
+      // parabolic interpolation of the peak bin (on dB)
+      const [a, b, c] = [s[best - 1], s[best], s[best + 1]].map(v => 20 * Math.log10(v + 1e-12))
+      const shift = (a - 2 * b + c) !== 0 ? 0.5 * (a - c) / (a - 2 * b + c) : 0
+      return (best + shift) * m.rate / m.frames
+    } }
+  drawScope(x, scopeMode === 'spectrum' ? spectrumOf() : null, m.rate)
 }
 // Rising zero crossings, interpolated: their rate over the span between the first and last.
 function crossings (x, rate) {
@@ -339,8 +346,13 @@ function layLanes () {
   return out
 }
 
+let rolledAt = 0
 function drawRoll () {
   requestAnimationFrame(drawRoll)
+  // 30 frames a second are enough for the roll's line (and half the page's drawing work).
+  const t = performance.now()
+  if (t - rolledAt < 32) return
+  rolledAt = t
   const canvas = document.getElementById('roll')
   if (!canvas || !roll || !clock || canvas.offsetParent === null) return
   lanes = layLanes()

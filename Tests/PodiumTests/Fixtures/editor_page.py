@@ -249,9 +249,9 @@ def main():
         p.cursor("orchestra", n - 2)
         p.chord(Keys.SHIFT, Keys.ENTER)
         print("sine note", describe(p.last_result(0)), flush=True)
-        s = wait_for(lambda: p.js("const s = podiumHost.scope; return s && s.peak > 0.25 && performance.now() - s.at < 500 ? s : null"), 5)
+        s = wait_for(lambda: p.js("const s = podiumHost.scope; return s && s.peak > 0.25 && performance.now() - s.at < 500 ? true : null"), 5)
         time.sleep(0.3)
-        s = p.js("return podiumHost.scope") if s else None
+        s = p.js("const s = podiumHost.scope; return s && {crossingHz: s.crossingHz, spectrumPeakHz: s.spectrumPeakHz, peak: s.peak, frames: s.frames}") if s else None
         print("scope", "crossing %.2f spectrum %.2f peak %.3f frames %d" % (s["crossingHz"], s["spectrumPeakHz"], s["peak"], s["frames"]) if s else "none", flush=True)
         p.js("document.getElementById('scope').click()")
         time.sleep(0.2)
