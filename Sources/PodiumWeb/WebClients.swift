@@ -64,6 +64,9 @@ final class WebClients: @unchecked Sendable {
     let rooms: CollabRooms
     /// Feedback ticks, for the roll's pace (podium-web only).
     var rollTicks = 0
+    /// The last step lit for each slot: its spans and when (ns), so that a burst of notes on one
+    /// step (`ply 200`) lights it once, not once a note.
+    var lastLit: [String: (spans: [[Int]], at: UInt64)] = [:]
     /// Pages opened with the audience's token: they see, they do not act.
     var readOnlyPages: Set<Int> = []
     /// The lane the editor's orchestra evaluations go through (the compile queue, one at a time a page).

@@ -131,6 +131,16 @@ extension WebClients {
     func lit(_ step: PatternPlayer.Step, frame: Int64) {
         guard let source = step.source, source.hasPrefix("page:") || source == rooms.files["patterns"] else { return }
         let spans = step.spans.map { [step.line + $0.startLine - 1, $0.startColumn, step.line + $0.endLine - 1, $0.endColumn] }
+        // The page keeps a lit step 180 ms: the same step again within 50 ms adds nothing (a
+        // burst of 128 notes on one step sent 128 messages to every page, and a page under load
+        // fell minutes behind).
+        let now = DispatchTime.now().uptimeNanoseconds
+        let repeated = lock.withLock { () -> Bool in
+            if let last = lastLit[step.slot], last.spans == spans, now &- last.at < 50_000_000 { return true }
+            lastLit[step.slot] = (spans, now)
+            return false
+        }
+        if repeated { return }
         broadcast(WebClients.json(["type": "lit", "buffer": "patterns", "slot": step.slot, "frame": frame, "spans": spans]))
     }
 
