@@ -79,7 +79,7 @@ final class HotReloadTests {
         reload.onOutcome = { outcomes.add($0) }
         try reload.watch()
         defer { reload.stop() }
-        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 5)
+        let capture = try CaptureClient(server: server.name, channels: 1, seconds: 10)
         try capture.connect(from: "podium:out_2", channel: 0)
         let producer = driver.makeProducer()
         capture.start()
@@ -94,6 +94,11 @@ final class HotReloadTests {
             default: break
             }
         }
+        // Under load the last edit's compile (checked in a child, then merged) can take longer
+        // than the notes left after it (0.7 s): one more note once it has merged.
+        for _ in 0..<50 where outcomes.all.filter({ $0 != .unchanged }).count < 3 { Thread.sleep(forTimeInterval: 0.1) }
+        try producer.event([1, 0, 0.05])
+        Thread.sleep(forTimeInterval: 0.2)
         capture.stopRecording()
         // What a performer is told (a save's second event, coalesced by content, says nothing).
         let o = outcomes.all.filter { $0 != .unchanged }
