@@ -12,7 +12,7 @@
 ///
 /// The families are in files of their own (`DirtSynthsAnalog`, `DirtSynthsKeys`,
 /// `DirtSynthsStruck`, `DirtSynthsDrums`, `DirtSynthsTones`, `DirtSynthsFM`, `DirtSynthsNoise`,
-/// `DirtSynthsMesh`, `DirtSynthsSpaces`), with the tables and opcodes they share in `DirtSynthsShared`.
+/// `DirtSynthsMesh`, `DirtSynthsSpaces`, `DirtSynthsGVerb`), with the tables and opcodes they share in `DirtSynthsShared`.
 public enum DirtSynths {
     /// Every synth, by SuperDirt's name.
     public static var all: [(name: String, code: String)] { analog + keys + struck + drums + tones + fm + noise + mesh + spaces }
@@ -31,7 +31,7 @@ public enum DirtSynths {
         guard highest + all.count - own.count <= OrchestraCheck.maximumInstrumentNumber else { return nil }
         // Their tail (DirtSynthsOutput): the sampler's effects and orbits when it is compiled.
         let orbits = engine.samplerInstrument.map { $0 + 1 }
-        try engine.compileOrchestra([shared, drumsShared, tonesShared, fmShared, noiseShared, meshShared, spacesShared, output(orbits: orbits)].joined(separator: "\n"),
+        try engine.compileOrchestra([shared, drumsShared, tonesShared, fmShared, noiseShared, meshShared, gverbShared, spacesShared, output(orbits: orbits)].joined(separator: "\n"),
                                     source: "podium SuperDirt synths")
         var text = all.filter { !own.contains($0.name) }.map(\.code).joined(separator: "\n\n")
         // Without the sampler, no effect p-fields: the declarations say so (an effect is then

@@ -167,7 +167,7 @@ public final class Engine: @unchecked Sendable {
     /// Runs a Csound call that compiles or reads, capturing what it prints on this thread:
     /// on failure the lines become the error; on success they go back into the console stream.
     @discardableResult
-    private func checked(source: String, shift: Int = 0, _ call: () -> Int32) throws -> [ConsoleLine] {
+    func checked(source: String, shift: Int = 0, _ call: () -> Int32) throws -> [ConsoleLine] {
         let (rc, lines) = console.capturing(call)
         if rc != 0 { throw EngineError.compile(CompileFailure(source: source, diagnostics: Engine.errors(lines)).shifted(by: shift)) }
         console.post(lines)
@@ -340,29 +340,6 @@ public final class Engine: @unchecked Sendable {
         let included = learn(text, parsed: parsed).names.filter { !declared.contains($0) }
         if !included.isEmpty { try checked(source: "podium host code") { api.compileOrcAsync(Engine.exports(included)) } }
         return marker
-    }
-
-    /// Empty instruments of the host's at every number up to `top` that no instrument holds (the
-    /// orchestra's named ones included), in one compile.
-    // Thread: NRT (owner)
-    func holdNumbers(upTo top: Int) throws {
-        let held = heldInstrumentNumbers()
-        let taken = held.numbered.union(held.named)
-        let free = (1...max(1, top)).filter { !taken.contains($0) }
-        guard !free.isEmpty else { return }
-        _ = try checked(source: "podium host code") { api.compileOrc(free.map(Engine.roomInstrument).joined()) }
-        for n in free { noteRoomInstrument(n) }
-    }
-
-    /// The first of two numbers from `start` on that nothing holds (the host's names and empty
-    /// instruments included): the sampler's.
-    // Thread: NRT (owner)
-    func freePair(from start: Int) -> Int {
-        let held = heldInstrumentNumbers()
-        let taken = held.numbered.union(held.named).union(compiled.withLock { $0.roomInstruments })
-        var n = start
-        while taken.contains(n) || taken.contains(n + 1) { n += 1 }
-        return n
     }
 
     /// Grows Csound's table of instruments by a block with an empty instrument at `number`,

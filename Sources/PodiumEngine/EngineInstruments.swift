@@ -106,6 +106,29 @@ extension Engine {
         return room
     }
 
+    /// Empty instruments of the host's at every number up to `top` that no instrument holds (the
+    /// orchestra's named ones included), in one compile.
+    // Thread: NRT (owner)
+    func holdNumbers(upTo top: Int) throws {
+        let held = heldInstrumentNumbers()
+        let taken = held.numbered.union(held.named)
+        let free = (1...max(1, top)).filter { !taken.contains($0) }
+        guard !free.isEmpty else { return }
+        _ = try checked(source: "podium host code") { api.compileOrc(free.map(Engine.roomInstrument).joined()) }
+        for n in free { noteRoomInstrument(n) }
+    }
+
+    /// The first of two numbers from `start` on that nothing holds (the host's names and empty
+    /// instruments included): the sampler's.
+    // Thread: NRT (owner)
+    func freePair(from start: Int) -> Int {
+        let held = heldInstrumentNumbers()
+        let taken = held.numbered.union(held.named).union(compiled.withLock { $0.roomInstruments })
+        var n = start
+        while taken.contains(n) || taken.contains(n + 1) { n += 1 }
+        return n
+    }
+
     /// An empty instrument that grows Csound's table of instruments to `number` + one block.
     public static func roomInstrument(_ number: Int) -> String { "instr \(number)\nendin\n" }
 
