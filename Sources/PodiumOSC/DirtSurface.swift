@@ -38,6 +38,9 @@ public final class DirtSurface: @unchecked Sendable {
         public var datagrams = 0, messages = 0, handshakes = 0, events = 0
         /// Bundles whose timetag had passed (played at once); messages without a bundle.
         public var late = 0, immediate = 0
+        /// Of the late bundles, those whose timetag had passed already when the kernel received
+        /// them: the sender's lateness (Tidal's scheduler, or its latency too small), not Podium's.
+        public var lateOnArrival = 0
         public var malformed = 0, refusedSources = 0, unknownAddresses = 0, badArguments = 0
         /// Tempo or phase changes of Tidal's that Podium's clock followed.
         public var clockChanges = 0
@@ -56,6 +59,7 @@ public final class DirtSurface: @unchecked Sendable {
         self.options = options
         followsClock = followClock
         socket = try UDPSocket(bind: options.bind, port: options.port)
+        socket.timesEvery = true
         parser = try LoParser()
         producer = driver.makeProducer()
         player = DirtPlayer(driver: driver, producer: producer, samples: samples)
@@ -78,7 +82,7 @@ public final class DirtSurface: @unchecked Sendable {
     public var summary: String {
         let s = stats, p = player.stats
         return "datagrams \(s.datagrams), events \(s.events) (instrument notes \(p.instrumentNotes), sample notes \(p.sampleNotes)), handshakes \(s.handshakes), "
-            + "late \(s.late), without a bundle \(s.immediate), unknown sounds \(p.unknownSounds), unknown controls \(p.unknownControls), "
+            + "late \(s.late) (on arrival \(s.lateOnArrival)), without a bundle \(s.immediate), unknown sounds \(p.unknownSounds), unknown controls \(p.unknownControls), "
             + "waited for a sample \(p.waitedForSample) (late \(p.lateForSample)), ring full \(p.ringFull), refused \(p.refused), "
             + "malformed \(s.malformed), refused sources \(s.refusedSources), unknown addresses \(s.unknownAddresses), clock changes followed \(s.clockChanges)"
     }
@@ -92,7 +96,7 @@ public final class DirtSurface: @unchecked Sendable {
         while running.load(ordering: .acquiring) {
             player.playWaiting()
             guard let got = socket.receive(into: received, timeout: 10) else { publish(); continue }
-            receive(buffer, count: got.count, from: got.source)
+            receive(buffer, count: got.count, from: got.source, arrival: got.arrival)
             if local.datagrams & 255 == 0 { publish() }
         }
         publish()
@@ -106,7 +110,7 @@ public final class DirtSurface: @unchecked Sendable {
     }
 
     // Thread: NRT (dirt)
-    func receive(_ buffer: UnsafeMutableRawBufferPointer, count n: Int, from source: Endpoint) {
+    func receive(_ buffer: UnsafeMutableRawBufferPointer, count n: Int, from source: Endpoint, arrival: Int64 = 0) {
         // liblo reads a few bytes past a truncated string: zeros, not the last datagram's bytes.
         buffer[n..<(n + 16)].initializeMemory(as: UInt8.self, repeating: 0)
         local.datagrams += 1
@@ -121,7 +125,7 @@ public final class DirtSurface: @unchecked Sendable {
         for m in messages {
             local.messages += 1
             switch m.address {
-            case "/dirt/play", "/play2", "/play": play(m, source)
+            case "/dirt/play", "/play2", "/play": play(m, source, arrival: arrival)
             case "/dirt/handshake":
                 local.handshakes += 1
                 publish()
@@ -139,7 +143,8 @@ public final class DirtSurface: @unchecked Sendable {
                                              .string("&controlBusIndices")] + (0..<128).map { .int(Int64($0)) }
 
     // Thread: NRT (dirt)
-    func play(_ m: OSCMessage, _ source: Endpoint) {
+    /// `arrival`: when the kernel received the datagram (CLOCK_REALTIME ns; 0: not known).
+    func play(_ m: OSCMessage, _ source: Endpoint, arrival: Int64 = 0) {
         let controls: ControlMap
         switch DirtSurface.controls(m.arguments) {
         case let .success(c): controls = c
@@ -157,7 +162,14 @@ public final class DirtSurface: @unchecked Sendable {
             }
             if ahead < 0 {
                 local.late += 1
-                notice("late", String(format: "a SuperDirt bundle came %.3f s late: played at once (Tidal's latency, oLatency, may be too small)", -ahead))
+                // NTP counts from 1900, CLOCK_REALTIME from 1970.
+                let arrived = Double(arrival) / 1e9 + 2_208_988_800
+                if arrival > 0 && arrived > t {
+                    local.lateOnArrival += 1
+                    notice("late", String(format: "a SuperDirt bundle arrived %.3f s after its time: played at once (the sender was late; Tidal's latency, oLatency, may be too small)", arrived - t))
+                } else {
+                    notice("late in Podium", String(format: "a SuperDirt bundle waited %.3f s past its time for Podium's SuperDirt thread: played at once", -ahead))
+                }
             } else {
                 frame = clock.frame(ntp: t, jack: driver) ?? 0
                 if followsClock, frame > 0 { follow(controls, frame: frame) }

@@ -68,8 +68,8 @@ final class UDPSocket {
     }
 
     /// A datagram in the buffer: its length, its sender, and when the kernel received it
-    /// (CLOCK_REALTIME nanoseconds) if it came after the queue ran dry; 0 for one behind others
-    /// in a burst (there the time is not asked for: it costs the kernel a copy per datagram).
+    /// (CLOCK_REALTIME nanoseconds) if it came after the queue ran dry or `timesEvery` is set;
+    /// else 0 for one behind others in a burst (the time costs the kernel a copy per datagram).
     struct Received {
         var count: Int
         var source: Endpoint
@@ -80,7 +80,7 @@ final class UDPSocket {
     func receive(into buffer: UnsafeMutableRawBufferPointer, timeout: Int32) -> Received? {
         // Drain without waiting while datagrams are queued; wait (poll) only when there are none.
         // The first datagram after the queue ran dry is timed; those behind it in a burst are not.
-        if let got = receiveNow(into: buffer, timed: !inBurst) { inBurst = true; return got }
+        if let got = receiveNow(into: buffer, timed: timesEvery || !inBurst) { inBurst = true; return got }
         inBurst = false
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&p, 1, timeout) > 0, let got = receiveNow(into: buffer, timed: true) else { return nil }
@@ -90,6 +90,10 @@ final class UDPSocket {
 
     /// True while datagrams come one behind another (the last receive found one queued).
     private var inBurst = false
+
+    /// Every datagram gets its arrival time, bursts too (the SuperDirt surface: a late bundle
+    /// is told apart as late on arrival, the sender's, or late in Podium's hands).
+    var timesEvery = false
 
     /// Room for one SCM_TIMESTAMPNS control message (a cmsghdr and a timespec), reused.
     private let control = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 8)

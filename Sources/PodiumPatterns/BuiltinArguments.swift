@@ -46,6 +46,13 @@ enum Parameter: Sendable {
     case valuePairs
     /// A list of pairs of strings, read as written (`steps`' `[("bd", "x~x~")]`).
     case textPairs
+    /// A test of a number (`when`'s `(> 3)`, `even`, `((== 0) . (`mod` 4))`, `(`elem` [1, 3])`).
+    case predicate
+    /// A function of two patterns (`snowball`'s `(+)`, `(#)`, `overlay`).
+    case combiner
+    /// A pattern of values, each given to the `spreader` before it, the result bound with the
+    /// pattern after it (`spread'`'s `"1 2"` in `spread' fast "1 2" $ s "bd sn"`).
+    case bindValues
 }
 
 /// A built-in's arguments, each ready for the function it runs.
@@ -70,6 +77,8 @@ enum BuiltinArgument {
     case matrix([[Double]])
     case valuePairs([(String, ControlMap)])
     case textPairs([(String, String)])
+    case predicate(@Sendable (Time) -> Bool)
+    case combiner(@Sendable (Pattern<ControlMap>, Pattern<ControlMap>) -> Pattern<ControlMap>)
     /// Taken with the next parameter (`spreader`).
     case none
 }
@@ -99,6 +108,10 @@ struct BuiltinArguments {
     func matrix(_ i: Int) -> [[Double]] { if case let .matrix(v) = items[i] { return v }; return [] }
     func valuePairs(_ i: Int) -> [(String, ControlMap)] { if case let .valuePairs(v) = items[i] { return v }; return [] }
     func textPairs(_ i: Int) -> [(String, String)] { if case let .textPairs(v) = items[i] { return v }; return [] }
+    func predicate(_ i: Int) -> @Sendable (Time) -> Bool { if case let .predicate(f) = items[i] { return f }; return { _ in false } }
+    func combiner(_ i: Int) -> @Sendable (Pattern<ControlMap>, Pattern<ControlMap>) -> Pattern<ControlMap> {
+        if case let .combiner(f) = items[i] { return f }; return { a, _ in a }
+    }
     /// A list of plain numbers as whole numbers (floored, clamped).
     func ints(_ i: Int) -> [Int] { numbers(i).map { Int(clamping: $0.floorInt) } }
     func fs(_ i: Int) -> [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] { if case let .functions(f) = items[i] { return f }; return [] }

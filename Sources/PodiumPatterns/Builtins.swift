@@ -222,6 +222,13 @@ struct Builtin: Sendable {
                     ps.append(try ev.coerce(r, to: k, context))
                 }
                 items.append(.applied(ps))
+            case .predicate:
+                items.append(.predicate(try ev.predicate(a, context)))
+            case .combiner:
+                items.append(.combiner(try ev.combiner(a, kind: k, context, failure: failure)))
+            case .bindValues:
+                guard index >= 1, index + 1 < args.count else { throw Builtins.expected("a pattern of values", context, a) }
+                items.append(.pattern(try ev.bound(function: args[index - 1], values: a, over: args[index + 1], kind: k, context)))
             }
         }
         let out = try run(BuiltinArguments(items: items, position: pos, trigger: ev.trigger, controllers: ev.controllers), k)

@@ -59,12 +59,13 @@ extension Builtins {
 
     /// Tidal functions this language does not have yet: named as such rather than unknown.
     static let unsupported: Set<String> = Set("""
-    rolled rolledBy fit' nTake whenT ifp \
-    steps wait sig gap \
-    superimpose' smash smash' lindenmayer numerals \
-    reset restart \
-    euclidOffFull histpan fromMaybes flatpat degradeBy' unDegradeBy' \
-    ncat sec msec cps getcps lingerBy squeezeJoin nT rolledWith range' irand'
+    rolled rolledBy nTake \
+    wait sig \
+    superimpose' numerals \
+    restart \
+    euclidOffFull histpan flatpat degradeBy' unDegradeBy' \
+    ncat cps getcps lingerBy squeezeJoin nT rolledWith range' irand' \
+    pick scaleList arpWith triggerWith contrastBy contrastRange fixRange unfixRange
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others

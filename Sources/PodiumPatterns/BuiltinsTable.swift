@@ -142,6 +142,7 @@ extension Builtins {
         for (name, op, structure) in operators { t[name] = operatorBuiltin(name, op, structure) }
         addListFunctions(&t)
         addStepFunctions(&t)
+        addConditionFunctions(&t)
         addControllerInput(&t)
         return t
     }()

@@ -174,6 +174,7 @@ struct ExpressionEvaluator {
     func lookup(_ name: String, _ pos: SourcePosition) throws(PatternError) -> RuntimeValue {
         if bindings[name] != nil { return try bound(name, pos) }
         if let b = Builtins.table[name] { return .function(b.value(name, pos, self)) }
+        if let v = haskellName(name, pos) { return v }
         if let v = Builtins.constants[name] { return .poly(v(pos)) }
         if let c = Builtins.controlFunction(name, extraControls: extraControls, pos) { return c }
         if Builtins.unsupported.contains(name) {

@@ -175,6 +175,9 @@ public enum PatternReference {
         case .triples: return "[(Time, Time, Pattern a)]"
         case .namedPatterns: return "[(String, Pattern a)]"
         case .namedFunctions: return "[(String, Pattern a -> Pattern a)]"
+        case .predicate: return "(Int -> Bool)"
+        case .combiner: return "(Pattern a -> Pattern a -> Pattern a)"
+        case .bindValues: return "Pattern b"
         }
     }
 }

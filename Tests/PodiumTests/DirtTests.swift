@@ -266,11 +266,12 @@ final class DirtTests {
             // 128 a cycle for about two cycles, and the samples' three a cycle.
             #expect(p.instrumentNotes >= 200, "\(dirt.summary)")
             #expect(p.sampleNotes >= 5, "\(dirt.summary)")
-            // A bundle that came after its timetag is played at once and counted: on two cores
-            // shared by five test processes, ghci's sender or this surface's thread now and then
-            // waits past Tidal's 0.3 s (6 of 270 once, 19 of 269 while another test process wrote
-            // a crash report); more than one in ten is Podium's.
-            #expect(p.ringFull == 0 && p.refused == 0 && dirt.stats.late * 10 <= dirt.stats.events, "\(dirt.summary)")
+            // A bundle that came after its timetag is played at once and counted. On two cores
+            // shared by five test processes ghci's sender now and then sends past Tidal's 0.3 s
+            // (32 of 270 in one CI run): the kernel's arrival stamp tells those apart, and the
+            // claim is on the rest, the bundles late in Podium's hands.
+            let lateInPodium = dirt.stats.late - dirt.stats.lateOnArrival
+            #expect(p.ringFull == 0 && p.refused == 0 && lateInPodium * 10 <= dirt.stats.events, "\(dirt.summary)")
             #expect(dirt.stats.malformed == 0 && dirt.stats.badArguments == 0, "\(dirt.summary)")
             var answered: ProcessResult?
             for _ in 0..<100 where answered == nil { Thread.sleep(forTimeInterval: 0.1); answered = pinger.withLock { $0 } }
