@@ -2,15 +2,15 @@
 // effect modules, then dirt_gate (the level) and the orbit. Each synth pans and gates its sound
 // at level 1 and ends with
 //
-//     SDdirtout aL, aR, iamp, p(17), p70
+//     SDdirtout aL, aR, iamp, p(17), p74
 //
 // In a performance with the sampler, SDdirtout is the sampler's per-event chain (vowel, shape,
-// hpf, bpf, crush, coarse, lpf, tremolo, envelope, ring, distort, triode, krush, octer, fshift,
+// hpf, bpf, crush, coarse, lpf, pshift, envelope, grenvelo, tremolo, ring, distort, triode, krush, octer, fshift,
 // phaser, squiz, waveloss, the spectral ones, djf: `SamplerEffects*.swift`) on the synth's
 // sound, then `amp`, then the orbit's channel pair and its reverb and delay sends. Its p-fields
-// are the synth's p17–p70: the sampler's p12–p65 in the same order (`SamplerOrchestra.fields`
+// are the synth's p17–p74: the sampler's p12–p69 in the same order (`SamplerOrchestra.fields`
 // from `cutoff` on), filled by `SampleNotes` when the synth declares `+effects`. A UDO reads its
-// instrument's p-fields, as far as the instrument's own highest: `p70` in the call keeps them,
+// instrument's p-fields, as far as the instrument's own highest: `p74` in the call keeps them,
 // `p(17)` lets a note give fewer (zeros, no warning). Without the sampler it is `amp` and
 // `outs`, and the synths' declarations drop `+effects` (the controls are then named as unknown).
 extension DirtSynths {
@@ -41,6 +41,7 @@ extension DirtSynths {
           ivow = (p32 >= 1 && p32 <= 5 ? 1 : 0)
           imore = (p33 > 0 || p38 > 0 || p40 > 0 || p41 > 0 || p44 > 0 || p45 > 0 || p46 > 0 ? 1 : 0)
           imore = (imore == 1 || p48 > 0 || p49 > 0 || p50 > 0 || p51 != 0 || p52 != 0 || p54 > 0 || p56 > 0 || p57 > 0 ? 1 : 0)
+          imore = (imore == 1 || p71 > 0 || p73 > 0 ? 1 : 0)
           ispec = (p59 > 0 || p60 > 0 || p61 > 0 || p62 > 0 || p63 > 0 || p64 > 0 || p65 > 0 || p66 > 0 || p67 > 0 || p68 > 0 || p69 > 0 || p70 > 0 ? 1 : 0)
           ifx = (icutoff > 0 || ihcutoff > 0 || p21 > 0 || p22 > 1 || ishape > 0 || p36 > 0 || ivow == 1 || imore == 1 || ispec == 1 || p35 > 0 ? 1 : 0)
           islot = ((floor(p25) % giPodiumOrbits) + giPodiumOrbits) % giPodiumOrbits
@@ -85,7 +86,7 @@ extension DirtSynths {
             al, ar podium_fx al, ar, ishape, ihcutoff, p20, p36, p37, p21, p22, icutoff, p18
             if imore == 0 goto sd_fx2
               al, ar podium_fx_more al, ar, p33, p34, p38 - 1, p39, p40 - 1, p41, p42, p43, p44, p45, \
-                p46, p47, p48, p49, p50, p51, p52, p53, p54, p55, p56, p57, p58
+                p46, p47, p48, p49, p50, p51, p52, p53, p54, p55, p56, p57, p58, p71 - 1, p72, p73 - 1, p74, p3
         sd_fx2:
             if ispec == 0 goto sd_fx3
               al, ar podium_fx_spectral al, ar, p59, p60, p61, p62, p63, p64, p65, p66, p67, p68, p69, p70

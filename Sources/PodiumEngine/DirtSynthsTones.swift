@@ -1,6 +1,6 @@
 // SuperDirt's synths as Csound instruments, tones: a siren (a varying-width saw swept up and
 // back), and the synths SuperDirt defines for its own examples: imp (band-limited impulses
-// gaining harmonics), gabor (a Gaussian grain) and cyclo (sines spread by the cycle number).
+// gaining harmonics), dirac (one impulse), gabor (a Gaussian grain) and cyclo (sines spread by the cycle number).
 // Each is SuperDirt's SynthDef re-expressed (not copied), measured against scsynth's renders of
 // the same events (DirtSynthTests); they use `DirtSynths.shared`'s tables and opcodes.
 extension DirtSynths {
@@ -19,7 +19,7 @@ extension DirtSynths {
           kw linseg 0.05, isus, 1, 1, 1
           asnd SDvarsaw kf*(1 + kup), kw, 0
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p70
+          SDdirtout aL, aR, iamp, p(17), p74
         endin
         """#),
         ("imp", #"""
@@ -44,7 +44,17 @@ extension DirtSynths {
           asnd += SDblip(kf*1.51, knh)
           asnd += SDblip(kf*1.42, knh)
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p70
+          SDdirtout aL, aR, iamp, p(17), p74
+        endin
+        """#),
+        ("dirac", #"""
+        instr dirac ; podium: amp pan +effects
+          iamp = p4
+          ipan = p5
+          ; Impulse.ar(0): one sample of 1 where the note starts, panned, then silence
+          asnd mpulse 1, 0
+          aL, aR SDpan2 asnd, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p74
         endin
         """#),
         ("gabor", #"""
@@ -60,7 +70,7 @@ extension DirtSynths {
           aenv = (exp(-(ax*ax)/(2*iw*iw)) - imin)/(1 - imin)
           asnd oscili 1, ifreq, giSDSine, 0.25
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p70
+          SDdirtout aL, aR, iamp, p(17), p74
         endin
         """#),
         ("cyclo", #"""
@@ -81,7 +91,7 @@ extension DirtSynths {
           krate = (ibeg + 1)*(ispeed + iacc*kt)
           asnd SDcyclo icycle*ispeed, iratio, kph, ifreq*krate, 1
           aL, aR SDpan2 asnd*aenv/16, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p70
+          SDdirtout aL, aR, iamp, p(17), p74
         endin
         """#),
     ]

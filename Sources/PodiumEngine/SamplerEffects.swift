@@ -56,15 +56,21 @@ extension SamplerOrchestra {
         endop
 
         ; The rest of SuperDirt's per-event effects, in its module order after lpf:
-        ; envelope, tremolo, phaser, waveloss, squiz, fshift, triode, krush, octer, ring,
+        ; pshift, envelope, grenvelo (SamplerEffectsGrain.swift), tremolo, phaser, waveloss, squiz, fshift, triode, krush, octer, ring,
         ; distort (each a UDO of SamplerEffectsExtra.swift, skipped when it is off; the
         ; spectral ones and djf follow in the instrument).
-        opcode podium_fx_more, aa, aaiiiiiiiiiiiiiiiiiiiiiii
+        opcode podium_fx_more, aa, aaiiiiiiiiiiiiiiiiiiiiiiiiiiii
           al, ar, itrate, itdepth, iatt, ihld, irel, iring, iringf, iringdf, idist, \
             itriode, ikrush, ikcut, ioct, isub, isubsub, ishift, inote, iphase, iprate, \
-            ipdepth, isquiz, iloss, ifreq xin
-          if iatt < 0 && irel < 0 goto podium_more_tremolo
+            ipdepth, isquiz, iloss, ifreq, ipsrate, ipsdisp, itilt, iplat, isus xin
+          if ipsrate < 0 goto podium_more_envelope
+            al, ar podium_fx_pshift al, ar, ipsrate, ipsdisp, isus
+        podium_more_envelope:
+          if iatt < 0 && irel < 0 goto podium_more_grenvelo
             al, ar podium_fx_envelope al, ar, iatt, ihld, irel, 0
+        podium_more_grenvelo:
+          if itilt < 0 goto podium_more_tremolo
+            al, ar podium_fx_grenvelo al, ar, itilt, iplat, isus
         podium_more_tremolo:
           if itrate <= 0 goto podium_more_phaser
             al, ar podium_fx_tremolo al, ar, itrate, itdepth

@@ -30,7 +30,7 @@
 extension SamplerOrchestra {
     /// The extra per-event effects as they compile: filters and modulation, distortion, pitch and
     /// delay, the spectral helpers, then the spectral effects (files of their own).
-    static let extraEffects = [extraFilterEffects, extraDistortionEffects, spectralHelpers, spectralEffects].joined(separator: "\n\n")
+    static let extraEffects = [extraFilterEffects, extraDistortionEffects, spectralHelpers, spectralEffects, grainEffects].joined(separator: "\n\n")
 
     /// The conventions, then vowel, tremolo, djf, bpf, envelope and ring.
     static let extraFilterEffects = #"""

@@ -77,6 +77,7 @@ extension SamplerOrchestra {
           ivow = (p27 >= 1 && p27 <= 5 ? 1 : 0)
           imore = (p28 > 0 || p33 > 0 || p35 > 0 || p36 > 0 || p39 > 0 || p40 > 0 || p41 > 0 ? 1 : 0)
           imore = (imore == 1 || p43 > 0 || p44 > 0 || p45 > 0 || p46 != 0 || p47 != 0 || p49 > 0 || p51 > 0 || p52 > 0 ? 1 : 0)
+          imore = (imore == 1 || p66 > 0 || p68 > 0 ? 1 : 0)
           ispec = (p54 > 0 || p55 > 0 || p56 > 0 || p57 > 0 || p58 > 0 || p59 > 0 || p60 > 0 || p61 > 0 || p62 > 0 || p63 > 0 || p64 > 0 || p65 > 0 ? 1 : 0)
           ifx = (icutoff > 0 || ihcutoff > 0 || p16 > 0 || p17 > 1 || ishape > 0 || p31 > 0 || ivow == 1 || imore == 1 || ispec == 1 || p30 > 0 ? 1 : 0)
           icut = int(p19)
@@ -207,7 +208,7 @@ extension SamplerOrchestra {
             al, ar podium_fx al, ar, ishape, ihcutoff, p15, p31, p32, p16, p17, icutoff, p13
             if imore == 0 goto podium_out_fx4
               al, ar podium_fx_more al, ar, p28, p29, p33 - 1, p34, p35 - 1, p36, p37, p38, p39, p40, \
-                p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53
+                p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p66 - 1, p67, p68 - 1, p69, p3
         podium_out_fx4:
             if ispec == 0 goto podium_out_fx5
               al, ar podium_fx_spectral al, ar, p54, p55, p56, p57, p58, p59, p60, p61, p62, p63, p64, p65
@@ -243,7 +244,7 @@ extension SamplerOrchestra {
             al, ar podium_fx al, ar, ishape, ihcutoff, p15, p31, p32, p16, p17, icutoff, p13
             if imore == 0 goto podium_mono_fx3
               al, ar podium_fx_more al, ar, p28, p29, p33 - 1, p34, p35 - 1, p36, p37, p38, p39, p40, \
-                p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53
+                p41, p42, p43, p44, p45, p46, p47, p48, p49, p50, p51, p52, p53, p66 - 1, p67, p68 - 1, p69, p3
         podium_mono_fx3:
             if ispec == 0 goto podium_mono_fx4
               al, ar podium_fx_spectral al, ar, p54, p55, p56, p57, p58, p59, p60, p61, p62, p63, p64, p65

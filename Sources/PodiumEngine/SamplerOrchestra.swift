@@ -15,7 +15,9 @@ public enum SamplerOrchestra {
                                 "phaserdepth", "squiz", "waveloss", "freq",
                                 // The spectral ones, p54 on.
                                 "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram", "binshift", "hbrick",
-                                "lbrick", "real", "imag", "enhance"]
+                                "lbrick", "real", "imag", "enhance",
+                                // The grain ones (SamplerEffectsGrain.swift), p66 on.
+                                "psrate", "psdisp", "tilt", "plat"]
     public static let instrument = "podium_sampler"
     /// The held instrument with every orbit's reverb and delay.
     public static let orbits = "podium_orbits"
@@ -96,6 +98,8 @@ public enum SamplerOrchestra {
             p58  smear + 1     p59 scram + 1     p60 binshift + 1 p61 hbrick + 1
             p62  lbrick + 1    p63 real + 1      p64 imag + 1     p65 enhance + 1
                  (each 0: not given, off)
+            p66  psrate + 1 (0 off)      p67 psdisp s
+            p68  tilt + 1 (0 off)        p69 plat 0..1
 
           podium_orbits (instr; held: reverb and delay of every orbit, after the notes)
             Started by the global code below and by any sending note that finds it

@@ -36,8 +36,9 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
         case frame = 0, beat, grid
     }
 
-    /// 72: the sampler's notes with every SuperDirt effect take 65 (SamplerOrchestra.fields).
-    public static let maxPFields = 72
+    /// 80: the sampler's notes with every SuperDirt effect take 69 (SamplerOrchestra.fields), a
+    /// SuperDirt synth's 74.
+    public static let maxPFields = 80
 
     public var kind: Kind
     /// The engine generation it was made for (set by the driver when posted); the audio
@@ -54,7 +55,7 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
     public var storage: UnsafeMutableRawPointer? = nil
     public var lock: UnsafeMutablePointer<Int32>? = nil
     public var count: Int32
-    public var pfields: InlineArray<72, Double>
+    public var pfields: InlineArray<80, Double>
     /// Musical timing (see `Timing`); `beat` is its beat or grid.
     public var timing: Timing = .frame
     public var beat: Double = 0
@@ -81,7 +82,7 @@ public struct Command: @unchecked Sendable, BitwiseCopyable {
     }
 
     init(kind: Kind, id: UInt64, frame: Int64, channel: UnsafeMutablePointer<Double>?, value: Double, count: Int32,
-         pfields: InlineArray<72, Double>) {
+         pfields: InlineArray<80, Double>) {
         self.kind = kind
         self.id = id
         self.frame = frame

@@ -119,8 +119,10 @@ final class FuzzTests {
         // compile, SurfaceLane.capacity at most, and the rest are dropped and counted. On a loaded
         // machine a compile takes longer and more are dropped (applied notes of the same seeded
         // fuzz: 124–187 alone, 55–84 beside stress-ng --cpu 2, with up to 3611 messages dropped;
-        // beside three other test processes 23 notes and 284 sets, 11,978 dropped).
-        #expect((kinds["event"] ?? 0) > 20 && (kinds["set"] ?? 0) > 100,
+        // beside three other test processes 23 notes and 284 sets, 11,978 dropped; the whole
+        // suite held to one core, 5 notes and 170 sets). Notes are the few the compiles leave
+        // (their count follows the compiles' length); the channel sets, many, are the measure.
+        #expect((kinds["event"] ?? 0) >= 1 && (kinds["set"] ?? 0) > 100,
                 "valid input among the fuzz is applied: \(kinds), OSC \(s.summary)")
         #expect(driver.stats.silencedCycles == 0 || notices.lines.contains { $0.contains("NaN or an infinite sample") })
 

@@ -37,6 +37,10 @@ struct SamplerEffectTests {
         ("fx_octer1_octersub0.5", false, ["octer": .double(1), "octersub": .double(0.5)]),
         ("fx_ring1_ringf300", false, ["ring": .double(1), "ringf": .double(300)]),
         ("fx_ring0.5_ringf1000", false, ["ring": .double(0.5), "ringf": .double(1000)]),
+        ("fx_pshift_psrate2", false, ["psrate": .double(2)]),
+        ("fx_pshift_psrate0.5", false, ["psrate": .double(0.5)]),
+        ("fx_grenvelo_tilt0.5", false, ["tilt": .double(0.5)]),
+        ("fx_grenvelo_tilt0.2_plat0.5", false, ["tilt": .double(0.2), "plat": .double(0.5)]),
         ("fx_distort0.5", false, ["distort": .double(0.5)]),
         ("fx_distort0.9", false, ["distort": .double(0.9)]),
         ("fx_sdelay_ts0.5_xs3", false, ["tsdelay": .double(0.5), "xsdelay": .double(3)]),
@@ -162,7 +166,7 @@ struct DirtSynthEffectTests {
       aph line 0, 1, 48000
       asnd table3 aph, p4
       aL, aR SDpan2 asnd, 1, p6, p3
-      SDdirtout aL, aR, p5, p(17), p70
+      SDdirtout aL, aR, p5, p(17), p74
     endin
     """
 
@@ -223,7 +227,7 @@ struct DirtSynthEffectTests {
             #expect(unknown.isEmpty && fields[2 + i] == expected, "sampler, lock \(lock): \(fields[2 + i]) \(unknown)")
             let synth = PatternNotes.fields(c, length: 1, cycle: 0, delta: 1, cps: 0.5, layout: ["freq", "amp", PatternNotes.effectsMarker], into: &fields)
             #expect(synth.isEmpty && fields[2 + 13 + i - first] == expected, "synth, lock \(lock): \(fields[2 + 13 + i - first]) \(synth)")
-            #expect(fields.count == 2 + 13 + SamplerOrchestra.fields.count - first, "p2 … p70: \(fields.count)")
+            #expect(fields.count == 2 + 13 + SamplerOrchestra.fields.count - first, "p2 … p74: \(fields.count)")
         }
     }
 
