@@ -112,7 +112,7 @@ public enum OrchestraCheck {
 
     /// Whether orchestra text uses an opcode (a whole word outside comments).
     public static func mentions(_ text: String, _ opcode: String) -> Bool {
-        for raw in text.split(whereSeparator: \.isNewline) {
+        for raw in TextLines.containing(opcode, in: text) {
             let line = raw.prefix { $0 != ";" }
             var rest = line[...]
             while let r = rest.range(of: opcode) {

@@ -103,6 +103,9 @@ public final class JackDriver: @unchecked Sendable {
 
     /// Called on the supervisor thread for everything the audio thread applied.
     public var onApplied: (@Sendable (Applied) -> Void)?
+    /// A note the audio thread did not start (`Applied.Kind.noteRefused`: the voice limit or the
+    /// DSP load guard), by its id; a sample of them, at most a few a callback. Not journaled.
+    public var onRefused: (@Sendable (Applied) -> Void)?
     /// Called on the supervisor thread for each console line.
     public var onConsole: (@Sendable (ConsoleLine) -> Void)?
     /// Called on the supervisor thread after the audio thread applied a hush (a command, or CC 123

@@ -220,7 +220,7 @@ public final class Journal: @unchecked Sendable {
                                                                 rate: a.command.count >= 5 ? p[4] : 1)))
             case .hush:
                 append(.hush(cycle: a.cycle, bound: Int(a.command.value)))
-            case .scheduleFull, .stale, .tableRefused:
+            case .scheduleFull, .stale, .tableRefused, .noteRefused:
                 break
             }
         }

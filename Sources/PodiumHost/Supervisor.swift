@@ -135,6 +135,10 @@ extension JackDriver {
         while let a = appliedRing.pop() {
             if a.kind == .midi { noteMIDI(a.command) }
             if a.kind == .hush { onHush?() }
+            if a.kind == .noteRefused {
+                onRefused?(a)
+                continue
+            }
             if a.kind == .tableRefused {
                 let p = a.command.fields
                 onNotice?("f \(InputCheck.describe(p[0])) refused: table \(InputCheck.describe(p[0])) exists with \(InputCheck.describe(a.command.value)) points, and Csound would free it under the notes reading it; use another table number or the same size")

@@ -6,7 +6,18 @@ public enum PatternReference {
     // Thread: any (all of this enum)
 
     /// Every function name the language takes, sorted.
-    public static var functionNames: [String] { (Array(Builtins.table.keys) + Array(Builtins.constants.keys)).sorted() }
+    public static var functionNames: [String] { (Array(Builtins.table.keys) + Array(Builtins.constants.keys) + Array(haskellSignatures.keys)).sorted() }
+
+    /// The Haskell names the evaluator knows beside Tidal's (`ExpressionHaskell.swift`).
+    static let haskellSignatures: [String: String] = [
+        "flip": "flip :: (a -> b -> c) -> b -> a -> c",
+        "Arc": "Arc :: Time -> Time -> Arc",
+        "Just": "Just :: a -> Maybe a",
+        "Nothing": "Nothing :: Maybe a",
+        "take": "take :: Int -> [a] -> [a]",
+        "lindenmayer": "lindenmayer :: Int -> String -> String -> String",
+        "lindenmayerI": "lindenmayerI :: Num b => Int -> String -> String -> [b]",
+    ]
 
     /// Names Tidal has that the language refuses by name ("… is not supported yet").
     public static var unsupportedNames: [String] { Builtins.unsupported.sorted() }
@@ -14,6 +25,7 @@ public enum PatternReference {
     /// `every :: Pattern Int -> (Pattern a -> Pattern a) -> Pattern a -> Pattern a`; nil for a
     /// name that is not a function.
     public static func signature(_ name: String) -> String? {
+        if let h = haskellSignatures[name] { return h }
         // Signals and silence: patterns of whichever kind the context asks for.
         if Builtins.constants[name] != nil {
             if name == "True" || name == "False" { return "\(name) :: Bool" }

@@ -70,6 +70,8 @@ extension Performance {
                 guard a.kind == .command, a.command.kind == .event, let step = loops.patterns.takeStep(a.id) else { return }
                 web?.lit(step, frame: a.frame + Int64((a.command.pfields[1] * sampleRate).rounded(.down)))
             }
+            // A note the audio thread refused marks its slot's line (a sample of them: a few a callback).
+            driver.onRefused = { loops.patterns.noteRefused($0) }
         }
         // A hush from a controller (CC 123 on midi_in) ends the loops and patterns too; one a
         // surface posted did so when it was asked for (and ends nothing started since).

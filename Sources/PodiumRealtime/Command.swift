@@ -168,6 +168,7 @@ public struct Applied: Sendable, BitwiseCopyable {
         case tableRefused     // an f statement not applied: its table exists with another size (`command.value` holds that size)
         case clock            // the beat clock re-anchored at the start of `cycle`: `command.pfields` holds its `ClockState` (tempo, quantum, beat, running)
         case hush             // a hush applied before `cycle` (a command, or CC 123 on midi_in): `command.value` is the instrument bound it released
+        case noteRefused      // a note not started: `command.value` 1 at the voice limit, 2 by the DSP load guard (at most RTLimits.refusalsReported a callback; all are counted)
     }
     public var kind: Kind
     public var id: UInt64

@@ -119,10 +119,12 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
             let voices = RTEngine.load(engine.voices) + Double(s.pointee.eventsPerCallback - s.pointee.budget)
             if voices >= s.pointee.maximumVoices {
                 counterAdd(s, .voiceLimited, 1)
+                reportRefusal(s, command, reason: 1, cycleStart: cycleStart)
                 return
             }
             if !s.pointee.loadGuard.admits(voices: voices) {
                 counterAdd(s, .loadLimited, 1)
+                reportRefusal(s, command, reason: 2, cycleStart: cycleStart)
                 return
             }
         }
@@ -213,3 +215,14 @@ func apply(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, _ command: in
     report(s, Applied(kind: .command, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command))
 }
 
+/// A refused note by its id (1: the voice limit, 2: the DSP load guard), while this callback
+/// may still report one (RTLimits.refusalsReported).
+// Thread: RT
+@_noLocks @_noAllocation
+func reportRefusal(_ s: UnsafeMutablePointer<RTState>, _ command: Command, reason: Double, cycleStart: Int64) {
+    guard s.pointee.refusalsLeft > 0 else { return }
+    s.pointee.refusalsLeft -= 1
+    var refused = Applied(kind: .noteRefused, id: command.id, cycle: s.pointee.cycle, frame: cycleStart, command: command)
+    refused.command.value = reason
+    report(s, refused)
+}

@@ -85,6 +85,7 @@ func perform(_ s: UnsafeMutablePointer<RTState>, _ engine: RTEngine, frames n: I
     let inputs = s.pointee.inBuffers, outputs = s.pointee.outBuffers
 
     s.pointee.budget = s.pointee.eventsPerCallback
+    s.pointee.refusalsLeft = s.pointee.refusalsReported
     let voices = RTEngine.load(engine.voices)
     s.pointee.voicesBefore = voices >= 0 && voices < 1e9 ? Int(voices) : 0  // (NaN fails both)
     // Follow mode: JACK transport moves the clock before any command reads it.

@@ -92,6 +92,10 @@ package enum RTLimits {
     /// Notes and tables one callback starts at most: more wait for the next callback (counted),
     /// so that no burst of input can make one callback overrun by much.
     package static var eventsPerCallback: Int { 128 }
+    /// Refused notes reported by their id a callback (`Applied.Kind.noteRefused`: the slot that
+    /// sent one is told); the rest are only counted, so that a flood of refusals never crowds
+    /// the applied ring the journal reads.
+    package static var refusalsReported: Int { 4 }
     /// Active instances (every instrument) beyond which new notes are refused, counted: a
     /// stream of long notes must not grow memory and CPU without end (scsynth: 1024 nodes).
     package static var maximumVoices: Double { 1000 }
@@ -163,6 +167,9 @@ package struct RTState: ~Copyable {
 
     /// RT: notes and tables this callback may still start (see RTLimits.eventsPerCallback).
     package var budget = 0
+    /// RT: refused notes this callback may still report by id (RTLimits.refusalsReported).
+    package var refusalsLeft = 0
+    package let refusalsReported = RTLimits.refusalsReported
     /// RT: the engine's active instances when this callback began (for the longest callback's record).
     package var voicesBefore = 0
     package let eventsPerCallback = RTLimits.eventsPerCallback

@@ -1,4 +1,5 @@
 import PodiumPatterns
+import PodiumRealtime
 
 /// What the page lights up as it sounds: each note a pattern posted, by its command id, with
 /// its slot, where the slot's text is (its source and first line) and the spans of the steps
@@ -30,6 +31,16 @@ extension PatternPlayer {
     // Thread: the driver's supervisor (applied reports)
     public func takeStep(_ id: UInt64) -> Step? {
         lock.withLock { steps.removeValue(forKey: id) }
+    }
+
+    /// A note the audio thread refused (`JackDriver.onRefused`: the voice limit or the DSP load
+    /// guard): its slot's warning, for the page to mark the slot's line.
+    // Thread: the driver's supervisor (applied reports)
+    public func noteRefused(_ a: Applied) {
+        guard a.kind == .noteRefused, let step = takeStep(a.id) else { return }
+        notePlayWarning(a.command.value == 1
+            ? "notes refused at the voice limit (1000 sounding)"
+            : "notes refused by the DSP load guard (the callback was over --load-limit)", slot: step.slot)
     }
 }
 

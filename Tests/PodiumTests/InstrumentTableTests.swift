@@ -162,3 +162,46 @@ final class InstrumentTableJackTests {
     }
 }
 }
+
+/// The byte scan that finds the lines to read gives what reading every line gave.
+@Suite("Orchestra text scans")
+struct TextScanTests {
+    @Test("declared instruments and an opcode's mention, found line by line from the bytes, are what the words of every line give: CRLF, VT, FF, NEL, LS and PS ends, comments, tabs, lists, +names, words that only contain the word, non-ASCII text, the text's first and last lines")
+    func scansAgreeWithWords() {
+        let texts = [
+            "instr 1\nendin\n",
+            "  instr 2, 3 ; comment instr 9\r\nendin\r\n\tinstr\tbass,+lead // instr 7\u{0B}endin\u{0C}instr 4\u{85}instr 5\u{2028}instr 6\u{2029}instr é",
+            "; instr 8\n// instr 9\ninstrument 10\nxinstr 11\n instr  12 , 13\ninstr",
+            "giX vco2init 31\nasig vco2 0.5, 440 ; vco2\nvco2init\n a vco2x 1\n vco2_ 1",
+            "é instr 1\nélan instr 2\n\u{301}instr 3\n",
+        ]
+        for t in texts {
+            var byWords = InstrumentTable()
+            // The words of every line, as the scan did before it read bytes.
+            for rawLine in t.split(whereSeparator: \.isNewline) {
+                var line = Substring(rawLine)
+                if let c = line.firstIndex(of: ";") { line = line[..<c] }
+                if let c = line.range(of: "//") { line = line[..<c.lowerBound] }
+                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                guard words.first == "instr" else { continue }
+                byWords.add(declarationsIn: String(line) + "\n")
+            }
+            #expect(InstrumentTable.declared(in: t) == byWords, "\(t.debugDescription)")
+            for opcode in ["vco2", "vco2init", "instr", "endin"] {
+                let every = t.split(whereSeparator: \.isNewline).contains { raw in
+                    let line = raw.prefix { $0 != ";" }
+                    var rest = line[...]
+                    while let r = rest.range(of: opcode) {
+                        let before = r.lowerBound == line.startIndex ? nil : line[line.index(before: r.lowerBound)]
+                        let after = r.upperBound == line.endIndex ? nil : line[r.upperBound]
+                        func word(_ c: Character?) -> Bool { c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+                        if !word(before) && !word(after) { return true }
+                        rest = line[r.upperBound...]
+                    }
+                    return false
+                }
+                #expect(OrchestraCheck.mentions(t, opcode) == every, "\(opcode) in \(t.debugDescription)")
+            }
+        }
+    }
+}

@@ -3,6 +3,8 @@ import PodiumHost
 import PodiumProbe
 import PodiumRealtime
 import PodiumSession
+import PodiumSurfaces
+import Synchronization
 import Testing
 
 @Suite("The DSP load guard's rule")
@@ -88,6 +90,41 @@ final class LoadGuardJackTests {
         Thread.sleep(forTimeInterval: 0.3)
         try producer.event([4.99999, 0, 0.2])
         #expect(eventually(3) { driver.journal.follow(nil).lines.dropFirst(before).contains { $0.contains(" event 4.99999 ") } })
+    }
+
+    @Test("a pattern's notes the load guard refuses mark its slot (the page's warning on its line); the audio thread reports refused notes by id, at most four a callback, each one a producer sent")
+    func refusedNotesMarkTheirSlot() throws {
+        var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        jack.loadLimit = 0.3
+        let orchestra = LoadGuardJackTests.orchestra + "\ninstr ping\n  outs vco2(0.001, 220), vco2(0.001, 220)\nendin\n"
+        let driver = JackDriver(source: .text(orchestra: orchestra, score: "", name: "heavy.orc"), jack: jack)
+        try driver.start()
+        defer { driver.stop() }
+        let loops = LiveLoops(driver: driver)
+        loops.start()
+        defer { loops.stopScheduler() }
+        loops.patterns.watchSteps = true
+        let reports = Mutex<[Applied]>([])
+        driver.onRefused = { a in reports.withLock { $0.append(a) }; loops.patterns.noteRefused(a) }
+        let producer = driver.makeProducer()
+        // The held notes fill the callback up to the limit; the pattern's notes come after.
+        var sent = Set<UInt64>()
+        for i in 0..<999 { if let id = try producer.event([4 + Double(i + 1) / 10_000, 0, -1]) { sent.insert(id) } }
+        #expect(eventually(5) { driver.stats.loadLimited > 0 }, "\(driver.stats)")
+        _ = try loops.patterns.run("d3 $ s \"ping*16\"", source: "page:test", line: 7, producer: producer, loops: loops)
+        #expect(eventually(6) { loops.patterns.preview(from: 0, cycles: 1, limit: 4).first { $0.slot == "d3" }?.warning != nil },
+                "\(loops.patterns.preview(from: 0, cycles: 1, limit: 4).map { ($0.slot, $0.warning) })")
+        let warning = loops.patterns.preview(from: 0, cycles: 1, limit: 4).first { $0.slot == "d3" }
+        #expect(warning?.warning?.message.contains("DSP load guard") == true && warning?.line == 7, "\(String(describing: warning?.warning))")
+        let got = reports.withLock { $0 }
+        #expect(got.allSatisfy { $0.kind == .noteRefused && $0.command.value == 2 }, "\(got.prefix(3))")
+        #expect(!got.isEmpty && got.count <= Int(driver.stats.loadLimited), "\(got.count) reported, \(driver.stats)")
+        // At most four a callback: never more reports of one k-cycle's start than that.
+        let perCycle = Dictionary(grouping: got, by: \.frame).values.map(\.count).max() ?? 0
+        #expect(perCycle <= 4, "\(perCycle) refusals reported in one callback")
+        // The held notes' refusals are among what the producer sent.
+        let strays = got.filter { $0.command.pfields[0] >= 4 && $0.command.pfields[0] < 5 && !sent.contains($0.id) }
+        #expect(strays.isEmpty, "\(strays.prefix(3).map { ($0.id, $0.command.pfields[0]) }) of \(sent.count) sent, e.g. \(sent.sorted().prefix(2))")
     }
 
     @Test("a compile's merge is the compile's cost, once: a note sent as the merge lands is not refused at the load limit")
