@@ -1,6 +1,6 @@
 // SuperDirt's synths as Csound instruments, tones: a siren (a varying-width saw swept up and
 // back), and the synths SuperDirt defines for its own examples: imp (band-limited impulses
-// gaining harmonics), dirac (one impulse), gabor (a Gaussian grain) and cyclo (sines spread by the cycle number).
+// gaining harmonics), dirac (one impulse), tutorial1–5, gabor (a Gaussian grain) and cyclo (sines spread by the cycle number).
 // Each is SuperDirt's SynthDef re-expressed (not copied), measured against scsynth's renders of
 // the same events (DirtSynthTests); they use `DirtSynths.shared`'s tables and opcodes.
 extension DirtSynths {
@@ -54,6 +54,68 @@ extension DirtSynths {
           ; Impulse.ar(0): one sample of 1 where the note starts, panned, then silence
           asnd mpulse 1, 0
           aL, aR SDpan2 asnd, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p74
+        endin
+        """#),
+        // The tutorial's synths (SuperDirt's synths/tutorial-synths.scd): a sine, with an
+        // envelope, a pitch and a glide, a percussive envelope, a frequency of its own (`f`).
+        ("tutorial1", #"""
+        instr tutorial1 ; podium: amp +effects
+          iamp = p4
+          ; SinOsc.ar(440), centre (it takes no pan), as long as the event
+          asnd poscil 1, 440
+          aL, aR SDpan2 asnd, 1, 0.5, p3
+          SDdirtout aL, aR, iamp, p(17), p74
+        endin
+        """#),
+        ("tutorial2", #"""
+        instr tutorial2 ; podium: amp pan +effects
+          iamp = p4
+          ipan = p5
+          isus = max(p3 - 0.001, 0.001)
+          aenv SDlinen isus, 0.01, 0.98, 0.01, -3
+          asnd poscil 1, 440
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p74
+        endin
+        """#),
+        ("tutorial3", #"""
+        instr tutorial3 ; podium: freq amp pan accelerate +effects
+          ifreq = limit(p4, 0, sr/2)
+          iamp = p5
+          ipan = p6
+          isus = max(p3 - 0.001, 0.001)
+          aenv SDlinen isus, 0.01, 0.98, 0.01, -3
+          kf = ifreq*SDfscale(1, p7, isus)
+          asnd poscil 1, kf
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p74
+        endin
+        """#),
+        ("tutorial4", #"""
+        instr tutorial4 ; podium: freq amp pan accelerate +effects
+          ifreq = limit(p4, 0, sr/2)
+          iamp = p5
+          ipan = p6
+          isus = max(p3 - 0.001, 0.001)
+          ; Env.perc(0.001, 0.999, 1, -4), timeScale sustain
+          aenv transeg 0, 0.001*isus, -4, 1, 0.999*isus, -4, 0, 1, 0, 0
+          kf = ifreq*SDfscale(1, p7, isus)
+          asnd poscil 1, kf
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p74
+        endin
+        """#),
+        ("tutorial5", #"""
+        instr tutorial5 ; podium: f amp pan accelerate +effects
+          ifreq = limit(p4, 0, sr/2)
+          iamp = p5
+          ipan = p6
+          isus = max(p3 - 0.001, 0.001)
+          aenv transeg 0, 0.001*isus, -4, 1, 0.999*isus, -4, 0, 1, 0, 0
+          kf = ifreq*SDfscale(1, p7, isus)
+          asnd poscil 1, kf
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
           SDdirtout aL, aR, iamp, p(17), p74
         endin
         """#),

@@ -1,6 +1,6 @@
 /// The DSP load guard: while the callback is busy for more than `limit` of the period (the CPU
 /// time its thread used, so a callback that waited to be scheduled does not count, nor one in
-/// which a compile merged; the load rises at once and falls slowly), the engine's voices may not grow. The voice count when the load crossed the
+/// which a compile merged, nor an engine's first, its init passes; the load rises at once and falls slowly), the engine's voices may not grow. The voice count when the load crossed the
 /// limit becomes a cap: a new note starts only as another ends (one in, one out), so a heavy
 /// but steady performance keeps playing, and a flood of notes cannot push the callback into
 /// overruns. The cap lifts once the load is back below `limit - hysteresis`. Releases

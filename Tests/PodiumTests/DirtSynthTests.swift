@@ -19,8 +19,8 @@ struct DirtSynthTests {
         var renders: [String] = []
         var samples: [Float] = []
         samples.reserveCapacity(DirtSynths.names.count * 3 * 2 * 96000)
-        // (dirac is one sample: no reference render; `dirac` below)
-        for name in DirtSynths.names where name != "dirac" {
+        // (dirac and the tutorial's synths have no reference render: `dirac` and `tutorials` below)
+        for name in DirtSynths.names where name != "dirac" && !name.hasPrefix("tutorial") {
             #expect(engine.defines(name: name), "\(name) is in the performance")
             let layout = try #require(layouts[name], "\(name) declares its parameters")
             for n in [0.0, 7, -12] {
@@ -77,6 +77,61 @@ struct DirtSynthTests {
             #expect(nonzero.count == 1, "\(nonzero.prefix(5))")
             #expect(nonzero.allSatisfy { abs($0.1 - left) < 1e-6 && abs($0.2 - right) < 1e-6 }, "\(nonzero.prefix(5))")
         }
+    }
+
+    @Test("the tutorial's synths as SuperDirt's tutorial-synths.scd makes them: tutorial1 440 Hz for the whole event; tutorial2's linen (10 ms up, held, 10 ms down); tutorial3 at n's pitch (n 9: 440 Hz), gliding up an octave with accelerate 1; tutorial4's percussive decay; tutorial5 at its own f")
+    func tutorials() throws {
+        let engine = try Engine.forPerformance(source: .text(orchestra: "nchnls = 2\n0dbfs = 1\n", score: nil, name: "tutorial.orc"),
+                                               options: EngineOptions(seed: 7), sampleRate: 48000, ksmps: 64)
+        let layouts = PatternNotes.declarations(in: engine.orchestraTexts)
+        /// One second of the event's left channel.
+        func render(_ name: String, _ controls: ControlMap) throws -> [Double] {
+            let layout = try #require(layouts[name], "\(name) declares its parameters")
+            var fields: [Double] = []
+            _ = PatternNotes.fields(controls.merging(["s": .string(name)]) { a, _ in a }, length: 1, cycle: 0, delta: 1, cps: 1, layout: layout, into: &fields)
+            try engine.scoreEvent(instrument: name, start: 0, duration: fields[1], Array(fields.dropFirst(2)))
+            var left: [Double] = []
+            for _ in 0..<(48000 / 64 + 10) {
+                _ = engine.performKsmps()
+                for i in 0..<64 { left.append(engine.spout[2 * i]) }
+            }
+            return left
+        }
+        /// Frequency from rising zero crossings in [from, to) seconds.
+        func pitch(_ x: [Double], _ from: Double, _ to: Double) -> Double {
+            let a = Int(from * 48000), b = Int(to * 48000)
+            var crossings: [Double] = []
+            for i in a..<(b - 1) where x[i] <= 0 && x[i + 1] > 0 { crossings.append(Double(i) + x[i] / (x[i] - x[i + 1])) }
+            guard crossings.count > 2 else { return 0 }
+            return Double(crossings.count - 1) * 48000 / (crossings.last! - crossings.first!)
+        }
+        func level(_ x: [Double], _ from: Double, _ to: Double) -> Double {
+            x[Int(from * 48000)..<Int(to * 48000)].map(abs).max() ?? 0
+        }
+        let t1 = try render("tutorial1", [:])
+        #expect(abs(pitch(t1, 0.1, 0.9) - 440) < 0.5 && abs(level(t1, 0.1, 0.9) - 0.4 * cos(Double.pi / 4)) < 0.01, "\(pitch(t1, 0.1, 0.9)) \(level(t1, 0.1, 0.9))")
+        let t2 = try render("tutorial2", ["pan": .double(0)])
+        /// SuperCollider's curved segment from a to b at the share t of its time (curve c).
+        func curve(_ a: Double, _ b: Double, _ t: Double, _ c: Double) -> Double { a + (b - a) * (1 - exp(c * t)) / (1 - exp(c)) }
+        // 2 ms into the 10 ms attack of curve -3: 0.475 of the way up.
+        // The attack read sample by sample where the sine is near its peaks: SC's curve of -3.
+        let attack = (0..<480).compactMap { i -> Double? in
+            let sine = sin(2 * Double.pi * 440 * Double(i) / 48000)
+            guard abs(sine) > 0.9 else { return nil }
+            return abs(t2[i] / (0.4 * sine) - curve(0, 1, Double(i) / (0.01 * 0.999 * 48000), -3))
+        }
+        #expect(!attack.isEmpty && attack.max()! < 0.03 && abs(level(t2, 0.1, 0.9) - 0.4) < 0.01 && level(t2, 1.001, 1.01) == 0,
+                "attack off SC's curve by \(attack.max() ?? -1); \(level(t2, 0.1, 0.9)) \(level(t2, 1.001, 1.01))")
+        let t3 = try render("tutorial3", ["n": .double(9), "pan": .double(0)])
+        #expect(abs(pitch(t3, 0.1, 0.5) - 440) < 0.5, "\(pitch(t3, 0.1, 0.5))")
+        let glide = try render("tutorial3", ["n": .double(9), "accelerate": .double(1), "pan": .double(0)])
+        #expect(abs(pitch(glide, 0.85, 0.95) / pitch(glide, 0.05, 0.15) - 1.9 / 1.1) < 0.05, "\(pitch(glide, 0.05, 0.15)) → \(pitch(glide, 0.85, 0.95))")
+        let t4 = try render("tutorial4", ["n": .double(9), "pan": .double(0)])
+        // Env.perc's fall of curve -4, halfway: 0.119 of the peak.
+        #expect(level(t4, 0.001, 0.02) > 0.38 && abs(level(t4, 0.5, 0.51) / (0.4 * curve(1, 0, 0.499 / 0.999, -4)) - 1) < 0.05,
+                "\(level(t4, 0.001, 0.02)) \(level(t4, 0.5, 0.51))")
+        let t5 = try render("tutorial5", ["f": .double(550), "pan": .double(0)])
+        #expect(abs(pitch(t5, 0.05, 0.3) - 550) < 0.5, "\(pitch(t5, 0.05, 0.3))")
     }
 
     @Test("each synth's first voices, and the host's held instruments (the voice counter, the orbits), are made when the engine starts, not on the audio thread: the first k-cycles and 8 overlapping notes of every synth allocate nothing (Csound's range messages say each allocation), a ninth note of one does")

@@ -127,6 +127,37 @@ final class LoadGuardJackTests {
         #expect(strays.isEmpty, "\(strays.prefix(3).map { ($0.id, $0.command.pfields[0]) }) of \(sent.count) sent, e.g. \(sent.sorted().prefix(2))")
     }
 
+    @Test("an engine's first callback, its init passes, is not the voices' load: a note sent as the performance starts plays though that callback ran for many periods")
+    func firstCallbackIsNotLoad() throws {
+        // A held instrument whose init pass (in the first callback) computes for many periods.
+        let orchestra = """
+        instr 1
+          ii = 0
+          iacc = 0
+        spin:
+          iacc = iacc + sqrt(ii)
+          ii += 1
+          if ii < 10000000 igoto spin
+        endin
+        instr 2
+          outs a(0.1), a(0.1)
+        endin
+        """
+        let jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
+        let driver = JackDriver(source: .text(orchestra: orchestra, score: "i 1 0 -1\n", name: "slowstart.orc"), jack: jack)
+        try driver.start()
+        defer { driver.stop() }
+        let producer = driver.makeProducer()
+        // Right after that callback (a command posted earlier is applied before it runs).
+        let deadline = Date().addingTimeInterval(5)
+        while driver.stats.callbacks < 2 && Date() < deadline { usleep(200) }
+        try producer.event([2, 0, 0.2])
+        #expect(eventually(5) { driver.journal.follow(nil).lines.contains { $0.contains(" event 2.0 ") && !$0.hasPrefix("0 ") } },
+                "the note was applied: \(driver.journal.follow(nil).lines.filter { $0.contains("event") }) \(driver.stats)")
+        #expect(driver.stats.loadLimited == 0, "\(driver.stats)")
+        #expect(driver.stats.maxCallbackMicroseconds > 5 * driver.stats.periodMicroseconds, "the first callback was long: \(driver.stats)")
+    }
+
     @Test("a compile's merge is the compile's cost, once: a note sent as the merge lands is not refused at the load limit")
     func mergeIsNotLoad() throws {
         var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
