@@ -50,6 +50,8 @@ enum Parameter: Sendable {
     case predicate
     /// A function of two patterns (`snowball`'s `(+)`, `(#)`, `overlay`).
     case combiner
+    /// A function from a time to a number (`sig fromRational`, `sig ((* 2) . fromRational)`).
+    case numberFunction
     /// A pattern of values, each given to the `spreader` before it, the result bound with the
     /// pattern after it (`spread'`'s `"1 2"` in `spread' fast "1 2" $ s "bd sn"`).
     case bindValues
@@ -78,6 +80,7 @@ enum BuiltinArgument {
     case valuePairs([(String, ControlMap)])
     case textPairs([(String, String)])
     case predicate(@Sendable (Time) -> Bool)
+    case numberFunction(@Sendable (Time) -> Double)
     case combiner(@Sendable (Pattern<ControlMap>, Pattern<ControlMap>) -> Pattern<ControlMap>)
     /// Taken with the next parameter (`spreader`).
     case none
@@ -109,6 +112,7 @@ struct BuiltinArguments {
     func valuePairs(_ i: Int) -> [(String, ControlMap)] { if case let .valuePairs(v) = items[i] { return v }; return [] }
     func textPairs(_ i: Int) -> [(String, String)] { if case let .textPairs(v) = items[i] { return v }; return [] }
     func predicate(_ i: Int) -> @Sendable (Time) -> Bool { if case let .predicate(f) = items[i] { return f }; return { _ in false } }
+    func numberFunction(_ i: Int) -> @Sendable (Time) -> Double { if case let .numberFunction(f) = items[i] { return f }; return { _ in 0 } }
     func combiner(_ i: Int) -> @Sendable (Pattern<ControlMap>, Pattern<ControlMap>) -> Pattern<ControlMap> {
         if case let .combiner(f) = items[i] { return f }; return { a, _ in a }
     }

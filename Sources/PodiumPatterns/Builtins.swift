@@ -224,6 +224,8 @@ struct Builtin: Sendable {
                 items.append(.applied(ps))
             case .predicate:
                 items.append(.predicate(try ev.predicate(a, context)))
+            case .numberFunction:
+                items.append(.numberFunction(try ev.numberFunction(a, context)))
             case .combiner:
                 items.append(.combiner(try ev.combiner(a, kind: k, context, failure: failure)))
             case .bindValues:

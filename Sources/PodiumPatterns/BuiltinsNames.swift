@@ -60,7 +60,7 @@ extension Builtins {
     /// Tidal functions this language does not have yet: named as such rather than unknown.
     static let unsupported: Set<String> = Set("""
     rolled rolledBy nTake \
-    wait sig \
+    wait \
     superimpose' numerals \
     restart \
     euclidOffFull histpan flatpat degradeBy' unDegradeBy' \

@@ -29,6 +29,10 @@ extension Builtins {
         // A time's place in its cycle, and its cycle's start (`whenT ((< 0.5) . cyclePos)`).
         t["cyclePos"] = Builtin([.pattern(.time)], .fixed(.time)) { a, _ in a.time(0).map { [plainValueKey: .rational($0 - $0.sam)] } }
         t["sam"] = Builtin([.pattern(.time)], .fixed(.time)) { a, _ in a.time(0).map { [plainValueKey: .rational($0.sam)] } }
+        // A signal of a function of time (`sig fromRational`), and Haskell's number conversions,
+        // which change nothing here (every number is exact until it is played).
+        t["sig"] = Builtin([.numberFunction], .numeric) { a, k in plain(sig(a.numberFunction(0)), k) }
+        for name in ["fromRational", "toRational", "fromIntegral", "realToFrac"] { t[name] = Builtin([.same], .numeric) { a, _ in a.p(0) } }
         t["mod"] = operatorBuiltin("mod", .mod, .both)
         t["mod'"] = t["mod"]
     }

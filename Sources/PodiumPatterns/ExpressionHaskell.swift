@@ -77,6 +77,25 @@ extension ExpressionEvaluator {
         return { t in (try? box.value(t)) ?? false }
     }
 
+    /// A function from a time to a number, for `sig`: applied to the time (exact, a rational),
+    /// its pattern read at cycle 0. Pure, so it runs on the query's thread; an error shows at
+    /// once (it is tried on 0); one only a later time raises gives 0.
+    // Thread: any
+    func numberFunction(_ v: RuntimeValue, _ context: String) throws(PatternError) -> @Sendable (Time) -> Double {
+        guard case let .function(fv) = v, fv.remaining.count == 1 else {
+            throw Builtins.expected("a function of a time (`fromRational`, `((* 2) . fromRational)`)", context, v)
+        }
+        let pos = fv.position
+        let call: (Time) throws(PatternError) -> Double = { t throws(PatternError) in
+            let r = try self.apply(v, .poly(Builtins.numberLiteral(t, isInteger: false, pos)), at: pos)
+            let p = try self.coerce(r, to: .double, context)
+            return p.query(Arc(.zero, Time(1))).first?.value[plainValueKey]?.number ?? 0
+        }
+        _ = try call(.zero)
+        let box = UncheckedSendable(value: call)
+        return { t in (try? box.value(t)) ?? 0 }
+    }
+
     /// A function of two patterns of `kind` (`snowball`'s `(+)`).
     // Thread: any
     func combiner(_ v: RuntimeValue, kind: PatternKind, _ context: String, failure: FailureBox) throws(PatternError)

@@ -194,6 +194,7 @@ public enum PatternReference {
         case .namedPatterns: return "[(String, Pattern a)]"
         case .namedFunctions: return "[(String, Pattern a -> Pattern a)]"
         case .predicate: return "(Int -> Bool)"
+        case .numberFunction: return "(Time -> a)"
         case .combiner: return "(Pattern a -> Pattern a -> Pattern a)"
         case .bindValues: return "Pattern b"
         }

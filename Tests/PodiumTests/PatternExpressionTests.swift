@@ -374,6 +374,9 @@ struct PatternExpressionTidalTests {
         (#"n (fromMaybes [Just 0, Nothing, Just 3, Just 7]) # s "superpiano""#, 2),
         (#"s (step' ["bd", "sn", "hh"] (take 16 $ lindenmayer 5 "0:1~~~,1:0~~~2~~~~~0~~~2~,2:2~1~,~:~~1~" "0"))"#, 2),
         (#"n (fromList (take 8 $ lindenmayerI 4 "0:01,1:20,2:1" "0")) # s "x""#, 8),
+        (#"n (segment 4 $ sig fromRational) # s "x""#, 2),
+        (#"s "bd*8" # speed (segment 8 $ sig ((+ 1) . (* 2) . fromRational))"#, 2),
+        (#"n ("0 3" + (segment 2 $ sig ((* 12) . fromRational))) # s "superpiano""#, 3),
     ]
 
     /// Written as Tidal's documentation writes them, where Tidal 1.7's types need more words
