@@ -347,6 +347,7 @@ function layLanes () {
 }
 
 let rolledAt = 0
+let lanesOf = null
 function drawRoll () {
   requestAnimationFrame(drawRoll)
   // 30 frames a second are enough for the roll's line (and half the page's drawing work).
@@ -354,8 +355,9 @@ function drawRoll () {
   if (t - rolledAt < 32) return
   rolledAt = t
   const canvas = document.getElementById('roll')
-  if (!canvas || !roll || !clock || canvas.offsetParent === null) return
-  lanes = layLanes()
+  if (!canvas || !roll || !clock || canvas.offsetParent === null || document.hidden) return
+  // The lanes change with the roll (four times a second), not with the frame.
+  if (lanesOf !== roll) { lanes = layLanes(); lanesOf = roll }
   // Each lane at least 12 px (14 on a laptop); the roll grows with its lanes up to 40 % of the
   // window, and scrolls beyond (its box, #rollBox).
   const laneH = matchMedia('(max-width: 600px)').matches ? 12 : 14
