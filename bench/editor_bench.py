@@ -10,6 +10,8 @@
   3. 50 pages open (each on /ws and on /collab/patterns, reading everything) while a pattern plays
      and one page types, against none: podium's callback p99 and longest (its stop line) and the
      xruns, in two runs of the same length.
+  `editor_bench.py soak MINUTES`: three pages typing and evaluating for that long, podium's RSS
+     every 10 s and its slope after the first minute (`bench/run editor soak 10`).
 Prints markdown tables.
 """
 import json, os, re, socket, statistics, subprocess, sys, tempfile, threading, time
@@ -161,6 +163,52 @@ def evaluations(pod):
     return page_ms, osc_ms
 
 
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def soak(server, work, minutes):
+    """Three Chromium pages on one performance for `minutes`: each types into the patterns
+    buffer (a line a second, half of them then deleted), evaluates its own slot every 5 s
+    (`d1`…`d3`, dense patterns), while the stage page's roll, lit steps and scope run; podium's
+    RSS every 10 s. Returns the samples (minutes, MiB)."""
+    seconds = minutes * 60
+    pod = Podium(server, work, seconds + 60)
+    pages = [browser() for _ in range(3)]
+    samples = []
+    try:
+        for i, d in enumerate(pages):
+            open_editor(d, pod.base, pod.token, f"p{i}")
+        start = time.time()
+        k = 0
+        while time.time() - start < seconds:
+            for i, d in enumerate(pages):
+                d.execute_script(
+                    "podiumEditor.show('patterns'); const cm = podiumEditor.buffers.patterns.cm;"
+                    "const n = cm.lineCount(); cm.replaceRange(arguments[0] + '\\n', {line: n, ch: 0});"
+                    "if (arguments[1]) { const m = cm.lineCount(); if (m > 40) cm.replaceRange('', {line: 0, ch: 0}, {line: 20, ch: 0}) }",
+                    f'-- p{i} line {k}: d{i + 1} $ s "bd*{4 + k % 5} [~ sn]" # speed "<1 2>"', k % 2 == 0)
+                if k % 5 == 0:
+                    pattern = ['d1 $ s "bd*8 [~ sn]" # amp 0.2', 'd2 $ n "0 .. 7" # s "bd" # amp 0.1 # legato 0.3',
+                               'd3 $ jux rev $ s "[bd bd*2, bd*4]" # amp 0.1'][i]
+                    d.execute_script("window.podiumHooks && window.podiumHooks.evaluate('patterns', arguments[0], 1)", pattern)
+            if k % 10 == 0:
+                samples.append(((time.time() - start) / 60, rss_mib(pod.p.pid)))
+            k += 1
+            time.sleep(1)
+        samples.append(((time.time() - start) / 60, rss_mib(pod.p.pid)))
+    finally:
+        for d in pages:
+            d.quit()
+        pod.p.terminate()
+        pod.p.wait()
+    return samples
+
+
 def stats_line(out):
     m = re.search(r"podium: stopped\. (.*)", out)
     return m.group(1) if m else "no stop line"
@@ -196,12 +244,37 @@ def load_run(server, work, pages, seconds=12):
     return stats_line(out)
 
 
-def main():
+def dummy_server():
+    """A dummy JACK server of the bench's own name, and a work folder."""
     server = f"bench-editor-{os.getpid()}"
     jackd = subprocess.Popen(["jackd", "-n", server, "-r", "-d", "dummy", "-r", "48000", "-p", "256"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(1.5)
-    work = tempfile.mkdtemp(prefix="podium-bench-editor-")
+    return server, jackd, tempfile.mkdtemp(prefix="podium-bench-editor-")
+
+
+def soak_main(minutes):
+    server, jackd, work = dummy_server()
+    try:
+        samples = soak(server, work, minutes)
+    finally:
+        jackd.terminate()
+        jackd.wait()
+    print(f"### Editor: three pages typing and evaluating for {minutes} minutes: podium's RSS\n")
+    print("| minute | RSS (MiB) |\n|---:|---:|")
+    for m, r in samples:
+        print(f"| {m:.1f} | {r:.1f} |")
+    later = [r for m, r in samples if m >= 1]
+    if len(later) >= 2:
+        first, last = later[0], later[-1]
+        span = samples[-1][0] - next(m for m, r in samples if m >= 1)
+        print(f"\nAfter the first minute: {first:.1f} → {last:.1f} MiB ({(last - first) / max(span, 1e-9):+.2f} MiB a minute)")
+
+
+def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "soak":
+        return soak_main(float(sys.argv[2]))
+    server, jackd, work = dummy_server()
     try:
         pod = Podium(server, work, 60)
         n, lat = keystrokes(pod)
