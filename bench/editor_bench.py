@@ -163,6 +163,18 @@ def evaluations(pod):
     return page_ms, osc_ms
 
 
+def podium_pid(pid):
+    """The podium process: `pid` itself, or its child when a wrapper (a profiler) started it."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(k) for k in f.read().split()]
+    except OSError:
+        kids = []
+    with open(f"/proc/{pid}/comm") as f:
+        own = f.read().strip()
+    return pid if own == "podium" or not kids else next((k for k in kids if open(f"/proc/{k}/comm").read().strip() == "podium"), kids[0])
+
+
 def rss_mib(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -177,7 +189,8 @@ def soak(server, work, minutes):
     (`d1`…`d3`, dense patterns), while the stage page's roll, lit steps and scope run; podium's
     RSS every 10 s. Returns the samples (minutes, MiB)."""
     seconds = minutes * 60
-    pod = Podium(server, work, seconds + 60)
+    # It ends by itself soon after the pages (so a profiler around it writes its data).
+    pod = Podium(server, work, seconds + 15)
     pages = [browser() for _ in range(3)]
     samples = []
     try:
@@ -197,15 +210,14 @@ def soak(server, work, minutes):
                                'd3 $ jux rev $ s "[bd bd*2, bd*4]" # amp 0.1'][i]
                     d.execute_script("window.podiumHooks && window.podiumHooks.evaluate('patterns', arguments[0], 1)", pattern)
             if k % 10 == 0:
-                samples.append(((time.time() - start) / 60, rss_mib(pod.p.pid)))
+                samples.append(((time.time() - start) / 60, rss_mib(podium_pid(pod.p.pid))))
             k += 1
             time.sleep(1)
-        samples.append(((time.time() - start) / 60, rss_mib(pod.p.pid)))
+        samples.append(((time.time() - start) / 60, rss_mib(podium_pid(pod.p.pid))))
     finally:
         for d in pages:
             d.quit()
-        pod.p.terminate()
-        pod.p.wait()
+        pod.p.wait(timeout=120)
     return samples
 
 

@@ -47,7 +47,7 @@ public final class RecordTap: @unchecked Sendable {
         let channels = outputs + inputs
         let bytes = Int(seconds * Double(sampleRate)) * channels * MemoryLayout<Float>.size + 64 * 1024
         guard let ring = jack_ringbuffer_create(bytes) else { fatalError("jack_ringbuffer_create(\(bytes)) failed: out of memory") }
-        _ = jack_ringbuffer_mlock(ring)
+        Ring<UInt8>.makeResident(ring)
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: maxKsmps * max(channels, 1))
         scratch.initialize(repeating: 0, count: maxKsmps * max(channels, 1))
         let overruns = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
