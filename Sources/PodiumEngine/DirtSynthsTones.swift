@@ -79,46 +79,10 @@ extension DirtSynths {
           SDdirtout aL, aR, iamp, p(17), p74
         endin
         """#),
-        ("tutorial3", #"""
-        instr tutorial3 ; podium: freq amp pan accelerate +effects
-          ifreq = limit(p4, 0, sr/2)
-          iamp = p5
-          ipan = p6
-          isus = max(p3 - 0.001, 0.001)
-          aenv SDlinen isus, 0.01, 0.98, 0.01, -3
-          kf = ifreq*SDfscale(1, p7, isus)
-          asnd poscil 1, kf
-          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
-        endin
-        """#),
-        ("tutorial4", #"""
-        instr tutorial4 ; podium: freq amp pan accelerate +effects
-          ifreq = limit(p4, 0, sr/2)
-          iamp = p5
-          ipan = p6
-          isus = max(p3 - 0.001, 0.001)
-          ; Env.perc(0.001, 0.999, 1, -4), timeScale sustain
-          aenv transeg 0, 0.001*isus, -4, 1, 0.999*isus, -4, 0, 1, 0, 0
-          kf = ifreq*SDfscale(1, p7, isus)
-          asnd poscil 1, kf
-          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
-        endin
-        """#),
-        ("tutorial5", #"""
-        instr tutorial5 ; podium: f amp pan accelerate +effects
-          ifreq = limit(p4, 0, sr/2)
-          iamp = p5
-          ipan = p6
-          isus = max(p3 - 0.001, 0.001)
-          aenv transeg 0, 0.001*isus, -4, 1, 0.999*isus, -4, 0, 1, 0, 0
-          kf = ifreq*SDfscale(1, p7, isus)
-          asnd poscil 1, kf
-          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
-        endin
-        """#),
+        tutorialSine("tutorial3", frequency: "freq", envelope: "SDlinen isus, 0.01, 0.98, 0.01, -3"),
+        // Env.perc(0.001, 0.999, 1, -4), timeScale sustain
+        tutorialSine("tutorial4", frequency: "freq", envelope: "transeg 0, 0.001*isus, -4, 1, 0.999*isus, -4, 0, 1, 0, 0"),
+        tutorialSine("tutorial5", frequency: "f", envelope: "transeg 0, 0.001*isus, -4, 1, 0.999*isus, -4, 0, 1, 0, 0"),
         ("gabor", #"""
         instr gabor ; podium: freq amp pan width:0.3 +effects
           ifreq = limit(p4, 0, sr/2)
@@ -182,4 +146,22 @@ extension DirtSynths {
           xout asnd
         endop
         """#
+
+    /// A tutorial sine with a pitch (tutorial3–5): its frequency from p4 (`freq`, or tutorial5's
+    /// own `f`), SC's envelope over the event, accelerate's glide.
+    static func tutorialSine(_ name: String, frequency: String, envelope: String) -> (name: String, code: String) {
+        (name, """
+        instr \(name) ; podium: \(frequency) amp pan accelerate +effects
+          ifreq = limit(p4, 0, sr/2)
+          iamp = p5
+          ipan = p6
+          isus = max(p3 - 0.001, 0.001)
+          aenv \(envelope)
+          kf = ifreq*SDfscale(1, p7, isus)
+          asnd poscil 1, kf
+          aL, aR SDpan2 asnd*aenv, 1, ipan, p3
+          SDdirtout aL, aR, iamp, p(17), p74
+        endin
+        """)
+    }
 }
