@@ -38,7 +38,7 @@ struct ParseTreeKinds: Sendable {
         guard let cs = csoundCreate(nil) else { return nil }
         defer { csoundDestroy(cs) }
         csoundSetMessageStringCallback(cs) { _, _, _ in }
-        guard let root = csoundParseOrc(cs, "instr 1\nendin\ninstr podium_probe\nendin\ninstr 2, 3\nendin\n") else { return nil }
+        guard let root = CsoundAPI.parser.withLock({ _ in csoundParseOrc(cs, "instr 1\nendin\ninstr podium_probe\nendin\ninstr 2, 3\nendin\n") }) else { return nil }
         defer { csoundDeleteTree(cs, root) }
         var statements: [UnsafeMutablePointer<TREE>] = []
         var node = root.pointee.next
@@ -73,10 +73,13 @@ extension CsoundAPI {
     func compileParsedAsync(_ text: String) -> (code: Int32, found: CompiledOrchestra?) {
         let saved = podium_fifo_begin()
         defer { podium_fifo_end(saved) }
-        guard let root = csoundParseOrc(raw, text) else { return (CSOUND_ERROR.rawValue, nil) }
-        defer { csoundDeleteTree(raw, root) }
-        let found = ParseTreeKinds.calibrated.map { CsoundAPI.walk(root, kinds: $0) }
-        return (csoundCompileTreeAsync(raw, root), found)
+        let kinds = ParseTreeKinds.calibrated  // (made with the lock, before it is taken here)
+        return CsoundAPI.parser.withLock { _ in
+            guard let root = csoundParseOrc(raw, text) else { return (CSOUND_ERROR.rawValue, nil) }
+            defer { csoundDeleteTree(raw, root) }
+            let found = kinds.map { CsoundAPI.walk(root, kinds: $0) }
+            return (csoundCompileTreeAsync(raw, root), found)
+        }
     }
 
     /// What a whole orchestra defines, learnt in a scratch Csound (same options, never started,
@@ -89,7 +92,7 @@ extension CsoundAPI {
         defer { csoundDestroy(cs) }
         csoundSetMessageStringCallback(cs) { _, _, _ in }
         for option in options { _ = csoundSetOption(cs, option) }
-        guard csoundCompileOrc(cs, text) == 0, let root = csoundParseOrc(cs, text) else { return nil }
+        guard let root = CsoundAPI.parser.withLock({ _ in csoundCompileOrc(cs, text) == 0 ? csoundParseOrc(cs, text) : nil }) else { return nil }
         defer { csoundDeleteTree(cs, root) }
         return walk(root, kinds: kinds)
     }

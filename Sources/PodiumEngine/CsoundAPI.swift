@@ -86,7 +86,14 @@ public struct CsoundAPI: @unchecked Sendable {
 
     // MARK: compile — Thread: NRT (engine owner)
 
-    func compileOrc(_ text: String) -> Int32 { csoundCompileOrc(raw, text) }
+    /// Csound 6.18's parser numbers the labels of its `if`/`while` in one counter shared by every
+    /// instance (`genlabs`, csound_orc_expressions.c, a static): two parses at once, in two
+    /// engines of one process (the tests', or a performance's and a table staging's), made the
+    /// same label twice ("Variable '__synthetic_740' used before defined", seen). Every parse of
+    /// the process holds this lock.
+    static let parser = ParserLock()
+
+    func compileOrc(_ text: String) -> Int32 { CsoundAPI.parser.withLock { _ in csoundCompileOrc(raw, text) } }
     /// Parses on the caller; the merge runs on the audio thread at the next k-cycle.
     ///
     /// Csound 6.18 guards every allocation with one spin lock (`memlock`, memalloc.c), and
@@ -98,14 +105,14 @@ public struct CsoundAPI: @unchecked Sendable {
     func compileOrcAsync(_ text: String) -> Int32 {
         let saved = podium_fifo_begin()
         defer { podium_fifo_end(saved) }
-        return csoundCompileOrcAsync(raw, text)
+        return CsoundAPI.parser.withLock { _ in csoundCompileOrcAsync(raw, text) }
     }
-    func compileCsd(path: String) -> Int32 { csoundCompileCsd(raw, path) }
-    func compileCsdText(_ text: String) -> Int32 { csoundCompileCsdText(raw, text) }
+    func compileCsd(path: String) -> Int32 { CsoundAPI.parser.withLock { _ in csoundCompileCsd(raw, path) } }
+    func compileCsdText(_ text: String) -> Int32 { CsoundAPI.parser.withLock { _ in csoundCompileCsdText(raw, text) } }
     func readScore(_ text: String) -> Int32 { csoundReadScore(raw, text) }
     /// Csound copies the text; the audio thread reads it at its next k-cycle.
     func readScoreAsync(_ text: String) { csoundReadScoreAsync(raw, text) }
-    func evalCode(_ text: String) -> Double { csoundEvalCode(raw, text) }
+    func evalCode(_ text: String) -> Double { CsoundAPI.parser.withLock { _ in csoundEvalCode(raw, text) } }
 
     func start() throws {
         let rc = csoundStart(raw)
@@ -287,5 +294,20 @@ public struct CsoundAPI: @unchecked Sendable {
             }
             return result
         }
+    }
+}
+
+/// A plain mutex for `CsoundAPI.parser` (what a parse returns, a tree, is not Sendable).
+final class ParserLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+    // Thread: NRT (any)
+    func withLock<T>(_ body: (Void) -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body(())
     }
 }

@@ -30,7 +30,7 @@ public enum DirtSynths {
         let highest = engine.instruments.numbers.max() ?? 0
         guard highest + all.count - own.count <= OrchestraCheck.maximumInstrumentNumber else { return nil }
         // Their tail (DirtSynthsOutput): the sampler's effects and orbits when it is compiled.
-        let orbits = engine.samplerInstrument.map { $0 + 1 }
+        let orbits = engine.orbitsInstrument
         try engine.compileOrchestra([shared, drumsShared, tonesShared, fmShared, noiseShared, meshShared, gverbShared, spacesShared, output(orbits: orbits)].joined(separator: "\n"),
                                     source: "podium SuperDirt synths")
         var text = all.filter { !own.contains($0.name) }.map(\.code).joined(separator: "\n\n")

@@ -33,7 +33,7 @@ extension DirtSynths {
           asnd SDmoogff asnd, acut, ires*4
           asnd = tanh(asnd)*2
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supersquare", #"""
@@ -65,7 +65,7 @@ extension DirtSynths {
           asnd SDmoogff asnd, acut, ires*4
           asnd = tanh(asnd)*2
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superpwm", #"""
@@ -105,7 +105,7 @@ extension DirtSynths {
           asnd SDmoogff asnd, a(min(kenv2*kf2*1.1, 22000)), 3
           asnd = tanh(asnd)*5
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supercomparator", #"""
@@ -134,7 +134,7 @@ extension DirtSynths {
           aL SDmoogff aL*0.25, acut, 4*ires
           aR SDmoogff aR*0.25, acut, 4*ires
           aL, aR SDbal2 0.5*aL*aenv, 0.5*aR*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superchip", #"""
@@ -174,7 +174,7 @@ extension DirtSynths {
           amix = floor(floor(amix/25)/256)/128
           asnd = tanh(amix/2)*2
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superhoover", #"""
@@ -217,7 +217,7 @@ extension DirtSynths {
           adL vdelay3 amix, a((kdc + kdr*kdl)*1000), 10
           adR vdelay3 amix, a((kdc - kdr*kdl)*1000), 10
           aL, aR SDbal2 1.4*(amix + adL)*aenv, 1.4*(amix + adR)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superzow", #"""
@@ -245,7 +245,7 @@ extension DirtSynths {
           ad3 vdelay3 a3, a(limit(floor(kd3/max(kbf, 0.01)*sr)/sr*1000, 0, 199)), 200
           asnd = (a1 - ad2 + ad3)/2
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superreese", #"""
@@ -276,7 +276,7 @@ extension DirtSynths {
           aL SDrlpf aL, kf*20, 1/iq2
           aR SDrlpf aR, kf*20, 1/iq2
           aL, aR SDbal2 0.35*aL*aenv, 0.35*aR*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supertron", #"""
@@ -293,7 +293,7 @@ extension DirtSynths {
           kf = ifreq * SDfscale(ispeed, iacc, isus)
           asnd SDtron kf, idet, ivoice
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
     ]

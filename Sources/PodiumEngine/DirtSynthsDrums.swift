@@ -24,7 +24,7 @@ extension DirtSynths {
           anz butlp anz, limit(knz, 10, sr*0.45)
           aln linseg 1, iclick, 0, 1, 0
           aL, aR SDpan2 (asin + anz*aln)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("super808", #"""
@@ -48,7 +48,7 @@ extension DirtSynths {
           asnd SDsinfb kcar, ivoice
           asnd butlp asnd, 9000
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superhat", #"""
@@ -65,7 +65,7 @@ extension DirtSynths {
           anz butlp anz, limit(3*kf, 10, sr*0.45)
           anz buthp anz, limit(kf, 10, sr*0.45)
           aL, aR SDpan2 anz*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supersnare", #"""
@@ -87,7 +87,7 @@ extension DirtSynths {
           anz butbp anz, 1500, 1500
           aln linseg 1, max(0.2*idecay, 0.0001), 0, 1, 0
           aL, aR SDpan2 (apulse + anz*aln)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superclap", #"""
@@ -116,7 +116,7 @@ extension DirtSynths {
           ab += limit((at - it2)*1e9, 0, 1)*limit(1 - (at - it2)/idec, 0, 1)
           ab += limit((at - it3)*1e9, 0, 1)*limit(1 - (at - it3)/idec, 0, 1)
           aL, aR SDpan2 anz*0.5*ab*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("soskick", #"""
@@ -140,7 +140,7 @@ extension DirtSynths {
           anz butlp anz, kbf
           abeat transeg 0, 0.01, -4, 1, 1, -4, 0, 1, 0, 0
           aL, aR SDpan2 (asrc + anz*abeat)*ampdb(3)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("soshats", #"""
@@ -165,7 +165,7 @@ extension DirtSynths {
           ahp buthp asrc, khf
           aenv transeg 0, 0.005, -4, 1, isus, -4, 0, 1, 0, 0
           aL, aR SDpan2 (abp + ahp)*ap*ampdb(-5)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("sostoms", #"""
@@ -183,7 +183,7 @@ extension DirtSynths {
           asrc dcblock asrc + acr, 0.995
           aenv transeg 0, 0.005, -6, ampdb(-4), isus, -6, 0, 1, 0, 0
           aL, aR SDpan2 asrc*ampdb(-3)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("sossnare", #"""
@@ -212,7 +212,7 @@ extension DirtSynths {
           anz *= 40
           aenv transeg 0, 0.005, -4, 0.5, isus, -4, 0, 1, 0, 0
           aL, aR SDpan2 (asrc + anz)*ampdb(4)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
     ]

@@ -65,7 +65,7 @@ extension DirtSynths {
             asnd SDfm7 kf1, kf2, kf3, kf4, kf5, kf6, a1, a2, a3, a4, a5, a6, ip, iops
           endif
           aL, aR SDpan2 asnd*ampdb(-15)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#)
     ]

@@ -37,7 +37,7 @@ extension DirtSynths {
           inum = limit(int(12000/ifreq), 1, 40)
           aL, aR SDpianopart kf, ifreq, iB, ikc, iT0, 1, inum, ist
           aL, aR SDbal2 aL*igain*aenv*aatt, aR*igain*aenv*aatt, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superhammond", #"""
@@ -97,7 +97,7 @@ extension DirtSynths {
           kvib SDlftrik ivrate
           asnd = asnd + SDballpass(asnd, 1000*(1 + kvib*ivib/2), 1)
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supervibe", #"""
@@ -137,7 +137,7 @@ extension DirtSynths {
           ahe expseg 0.3*(max(ivel, 0) + 1e-6), 0.02, 1e-6, 1, 1e-6
           asnd = (ah1 + ah2 + ah3)*ahe + a1 + a2 + a3 + a4
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supermandolin", #"""
@@ -160,7 +160,7 @@ extension DirtSynths {
           ac1 SDcombl aexc, 1/max(kp, 0.01)*(1 - idet/100), isus
           ac2 SDcombl aexc, 1/max(kp, 0.01)*(1 + idet/100), isus
           aL, aR SDpan2 (ac1 + ac2)*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
     ]

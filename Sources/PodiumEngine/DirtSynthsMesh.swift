@@ -22,7 +22,7 @@ extension DirtSynths {
           aexc expseg 1 + ib, 1, exp(log(ib)*sr)*(1 + ib)
           asnd SDmembrane aexc, ktens, iloss
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#)
     ]

@@ -18,7 +18,7 @@ extension DirtSynths {
           aph linseg 0, isus, 1, 1, 1
           aenv SDlevel 0.25*(1 - cos(2*$M_PI*aph))
           aL, aR SDpan2 asnd*0.5*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supernoise", #"""
@@ -55,7 +55,7 @@ extension DirtSynths {
           asnd buthp asnd, 20
           asnd = limit(asnd, -1, 1)*0.3
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#)
     ]

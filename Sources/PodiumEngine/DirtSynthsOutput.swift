@@ -2,15 +2,15 @@
 // effect modules, then dirt_gate (the level) and the orbit. Each synth pans and gates its sound
 // at level 1 and ends with
 //
-//     SDdirtout aL, aR, iamp, p(17), p74
+//     SDdirtout aL, aR, iamp, p(17), p77
 //
 // In a performance with the sampler, SDdirtout is the sampler's per-event chain (vowel, shape,
 // hpf, bpf, crush, coarse, lpf, pshift, envelope, grenvelo, tremolo, ring, distort, triode, krush, octer, fshift,
 // phaser, squiz, waveloss, the spectral ones, djf: `SamplerEffects*.swift`) on the synth's
 // sound, then `amp`, then the orbit's channel pair and its reverb and delay sends. Its p-fields
-// are the synth's p17–p74: the sampler's p12–p69 in the same order (`SamplerOrchestra.fields`
+// are the synth's p17–p77: the sampler's p12–p72 in the same order (`SamplerOrchestra.fields`
 // from `cutoff` on), filled by `SampleNotes` when the synth declares `+effects`. A UDO reads its
-// instrument's p-fields, as far as the instrument's own highest: `p74` in the call keeps them,
+// instrument's p-fields, as far as the instrument's own highest: `p77` in the call keeps them,
 // `p(17)` lets a note give fewer (zeros, no warning). Without the sampler it is `amp` and
 // `outs`, and the synths' declarations drop `+effects` (the controls are then named as unknown).
 extension DirtSynths {
@@ -48,25 +48,15 @@ extension DirtSynths {
           ichl = (nchnls >= 2 ? 2 * (islot % int(nchnls / 2)) + 1 : 1)
           iroom = max(p26, 0)
           idelay = max(p28, 0)
-          inow times
 
-          ; ---- the orbit's reverb and delay: parameters (latest sending note wins), keep them running
-          if iroom <= 0 && idelay <= 0 igoto sd_orbit_done
-            iost = 4 * islot
-            if iroom <= 0 igoto sd_size_done
-              tableiw limit(p27, 0, 1), iost, giPodiumOrbitState
-        sd_size_done:
-            if idelay <= 0 igoto sd_delay_done
-              tableiw p29, iost + 1, giPodiumOrbitState
-              tableiw p30, iost + 2, giPodiumOrbitState
-        sd_delay_done:
-            tableiw limit(inow + p3 + giPodiumIdleTime, table:i(iost + 3, giPodiumOrbitState), 1e300), iost + 3, giPodiumOrbitState
+          ; ---- the orbit's reverb, delay and leslie (as the sampler's notes: podium_orbit_note)
+          ilesl podium_orbit_note islot, iroom, p27, idelay, p29, p30, p75, p76, p77, p3
+          if iroom <= 0 && idelay <= 0 && ilesl == 0 igoto sd_orbit_done
             Srev sprintf "podium.orbit.%d.rev", islot
             Sdell sprintf "podium.orbit.%d.dell", islot
             Sdelr sprintf "podium.orbit.%d.delr", islot
-            if active:i("podium_orbits") > 0 || giPodiumOrbitsAskedAt == inow igoto sd_orbit_done
-              giPodiumOrbitsAskedAt = inow
-              schedule "podium_orbits", 0, -1
+            Slesl sprintf "podium.orbit.%d.lesl", islot
+            Slesr sprintf "podium.orbit.%d.lesr", islot
         sd_orbit_done:
 
           ; (Csound 6.18 with --sample-accurate: the first outch of a k-cycle drops the part of a
@@ -99,7 +89,13 @@ extension DirtSynths {
 
           ; ---- out on the orbit's pair, sends to its reverb and delay (one channel: summed)
           if nchnls == 1 goto sd_mono
-            outch ichl, al, ichl + 1, ar
+            if ilesl == 1 goto sd_out_leslie
+              outch ichl, al, ichl + 1, ar
+              goto sd_out_done
+        sd_out_leslie:
+              chnmix al, Slesl
+              chnmix ar, Slesr
+        sd_out_done:
             if iroom <= 0 goto sd_rev_done
               chnmix (al + ar) * iroom, Srev
         sd_rev_done:
@@ -109,7 +105,13 @@ extension DirtSynths {
               goto sd_end
         sd_mono:
             al = al + ar
-            outch 1, al
+            if ilesl == 1 goto sd_mono_leslie
+              outch 1, al
+              goto sd_mono_out_done
+        sd_mono_leslie:
+              chnmix al, Slesl                        ; (both: the orbit's mono mix halves its pair)
+              chnmix al, Slesr
+        sd_mono_out_done:
             if iroom <= 0 goto sd_mono_rev_done
               chnmix al * iroom, Srev
         sd_mono_rev_done:

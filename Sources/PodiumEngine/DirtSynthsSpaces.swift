@@ -26,7 +26,7 @@ extension DirtSynths {
           aL = sin(aL) + aloop
           aR = sin(aR) + aloop
           aL, aR SDbal2 0.3*aL*aenv, 0.3*aR*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superprimes", #"""
@@ -48,7 +48,7 @@ extension DirtSynths {
           iroom = 10*0.01^(limit(ivoice, 0, 5)/5)
           aL, aR SDprimes kf, kc, isus, irate, idet, ivoice, iroom, 0
           aL, aR SDbal2 aL*aenv, aR*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("superwavemechanics", #"""
@@ -89,7 +89,7 @@ extension DirtSynths {
           anz SDtausnoise is1, is2, is3
           aL, aR SDwaves anz, kf, ibw, id, iroom, 0
           aL, aR SDbal2 aL*aenv, aR*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#)
     ]

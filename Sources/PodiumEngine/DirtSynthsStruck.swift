@@ -30,7 +30,7 @@ extension DirtSynths {
           aL = 0.5*(a1 + iq*a2 + 0.5*a3)
           aR = 0.5*(0.5*a2 + iq*a3 + a4)
           aL, aR SDbal2 aL*aenv, aR*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("supergong", #"""
@@ -46,7 +46,7 @@ extension DirtSynths {
           kf = ifreq * SDfscale(ispeed, iacc, isus)
           asnd SDgongpart kf, ifreq, isus, idecay, ivoice, 0
           aL, aR SDpan2 asnd, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("psin", #"""
@@ -64,7 +64,7 @@ extension DirtSynths {
           aph phasor ifreq
           asnd SDpsinpart ifreq, imf, aph, aidx, 1
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
     ]

@@ -19,7 +19,7 @@ extension DirtSynths {
           kw linseg 0.05, isus, 1, 1, 1
           asnd SDvarsaw kf*(1 + kup), kw, 0
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("imp", #"""
@@ -44,7 +44,7 @@ extension DirtSynths {
           asnd += SDblip(kf*1.51, knh)
           asnd += SDblip(kf*1.42, knh)
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("dirac", #"""
@@ -54,7 +54,7 @@ extension DirtSynths {
           ; Impulse.ar(0): one sample of 1 where the note starts, panned, then silence
           asnd mpulse 1, 0
           aL, aR SDpan2 asnd, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         // The tutorial's synths (SuperDirt's synths/tutorial-synths.scd): a sine, with an
@@ -65,7 +65,7 @@ extension DirtSynths {
           ; SinOsc.ar(440), centre (it takes no pan), as long as the event
           asnd poscil 1, 440
           aL, aR SDpan2 asnd, 1, 0.5, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("tutorial2", #"""
@@ -76,7 +76,7 @@ extension DirtSynths {
           aenv SDlinen isus, 0.01, 0.98, 0.01, -3
           asnd poscil 1, 440
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         tutorialSine("tutorial3", frequency: "freq", envelope: "SDlinen isus, 0.01, 0.98, 0.01, -3"),
@@ -96,7 +96,7 @@ extension DirtSynths {
           aenv = (exp(-(ax*ax)/(2*iw*iw)) - imin)/(1 - imin)
           asnd oscili 1, ifreq, giSDSine, 0.25
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
         ("cyclo", #"""
@@ -117,7 +117,7 @@ extension DirtSynths {
           krate = (ibeg + 1)*(ispeed + iacc*kt)
           asnd SDcyclo icycle*ispeed, iratio, kph, ifreq*krate, 1
           aL, aR SDpan2 asnd*aenv/16, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """#),
     ]
@@ -160,7 +160,7 @@ extension DirtSynths {
           kf = ifreq*SDfscale(1, p7, isus)
           asnd poscil 1, kf
           aL, aR SDpan2 asnd*aenv, 1, ipan, p3
-          SDdirtout aL, aR, iamp, p(17), p74
+          SDdirtout aL, aR, iamp, p(17), p77
         endin
         """)
     }

@@ -118,14 +118,15 @@ extension Engine {
         for n in free { noteRoomInstrument(n) }
     }
 
-    /// The first of two numbers from `start` on that nothing holds (the host's names and empty
-    /// instruments included): the sampler's.
+    /// The first number from `start` on that nothing holds (the host's names and empty
+    /// instruments included), with its orbits' number (`SamplerOrchestra.orbitsNumber`) free too:
+    /// the sampler's.
     // Thread: NRT (owner)
-    func freePair(from start: Int) -> Int {
+    func freeSamplerPair(from start: Int) -> Int {
         let held = heldInstrumentNumbers()
         let taken = held.numbered.union(held.named).union(compiled.withLock { $0.roomInstruments })
         var n = start
-        while taken.contains(n) || taken.contains(n + 1) { n += 1 }
+        while taken.contains(n) || taken.contains(SamplerOrchestra.orbitsNumber(first: n)) { n += 1 }
         return n
     }
 

@@ -2,7 +2,7 @@
 // each orbit's reverb and delay with the tables their buffers live in, made when the part
 // compiles, off the audio thread (SamplerOrbitEffects.swift). Part of `SamplerOrchestra.text`.
 extension SamplerOrchestra {
-    static let effects = [noteEffects, orbitEffects].joined(separator: "\n\n")
+    static let effects = [noteEffects, leslieEffect, orbitEffects].joined(separator: "\n\n")
 
     /// A note's chain: podium_fx, podium_fx_more, podium_fx_spectral.
     static let noteEffects = #"""

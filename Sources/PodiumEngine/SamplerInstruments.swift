@@ -85,26 +85,16 @@ extension SamplerOrchestra {
           ichl = (nchnls >= 2 ? 2 * (islot % int(nchnls / 2)) + 1 : 1)
           iroom = max(p21, 0)
           idelay = max(p23, 0)
-          inow times
 
-          ; ---- orbit effects: parameters (latest sending note wins); keep them running
-          if iroom <= 0 && idelay <= 0 igoto podium_orbit_done
-            iost = 4 * islot                          ; this orbit's place in giPodiumOrbitState
-            if iroom <= 0 igoto podium_size_done
-              tableiw limit(p22, 0, 1), iost, giPodiumOrbitState
-        podium_size_done:
-            if idelay <= 0 igoto podium_delay_done
-              tableiw p24, iost + 1, giPodiumOrbitState
-              tableiw p25, iost + 2, giPodiumOrbitState
-        podium_delay_done:
-            ; (until = max(until, end + idle); limit, not max: max is variadic, 16 KB per instance)
-            tableiw limit(inow + idur + giPodiumIdleTime, table:i(iost + 3, giPodiumOrbitState), 1e300), iost + 3, giPodiumOrbitState
+          ; ---- orbit effects: parameters (latest sending note wins); keep them running.
+          ; ilesl: the note's dry sound goes through the orbit's leslie
+          ilesl podium_orbit_note islot, iroom, p22, idelay, p24, p25, p70, p71, p72, idur
+          if iroom <= 0 && idelay <= 0 && ilesl == 0 igoto podium_orbit_done
             Srev sprintf "podium.orbit.%d.rev", islot ; its send channels
             Sdell sprintf "podium.orbit.%d.dell", islot
             Sdelr sprintf "podium.orbit.%d.delr", islot
-            if active:i("podium_orbits") > 0 || giPodiumOrbitsAskedAt == inow igoto podium_orbit_done
-              giPodiumOrbitsAskedAt = inow
-              schedule "podium_orbits", 0, -1
+            Slesl sprintf "podium.orbit.%d.lesl", islot
+            Slesr sprintf "podium.orbit.%d.lesr", islot
         podium_orbit_done:
 
           ; ---- duration and envelope (SuperDirt dirt_gate: fade in if not at frame 0),
@@ -220,7 +210,13 @@ extension SamplerOrchestra {
             al = al * ag
             ar = ar * ag
         podium_out:
-          outch ichl, al, ichl + 1, ar
+          if ilesl == 1 goto podium_out_leslie
+            outch ichl, al, ichl + 1, ar
+            goto podium_out_done
+        podium_out_leslie:
+            chnmix al, Slesl
+            chnmix ar, Slesr
+        podium_out_done:
 
           ; ---- sends to the orbit's global effects
           if iroom <= 0 goto podium_send_rev_done
@@ -253,7 +249,13 @@ extension SamplerOrchestra {
               al, ar podium_fx_djf al, ar, p30 - 1
         podium_mono_fx_done:
           al = al * aenv * iamp
-          outch 1, al
+          if ilesl == 1 goto podium_mono_leslie
+            outch 1, al
+            goto podium_mono_out_done
+        podium_mono_leslie:
+            chnmix al, Slesl                          ; (both: the orbit's mono mix halves its pair)
+            chnmix al, Slesr
+        podium_mono_out_done:
           if iroom <= 0 goto podium_mono_rev_done
             chnmix al * iroom, Srev
         podium_mono_rev_done:

@@ -4,6 +4,41 @@
 extension SamplerOrchestra {
     /// podium_reverb, podium_orbit_fx, then the global code that makes their tables.
     static let orbitEffects = #"""
+        ; A note's part in its orbit's effects (the sampler's notes and SDdirtout): the
+        ; reverb's, delay's and leslie's parameters it gives (the latest sending note wins;
+        ; the leslie's as value + 1, 0 not given), the orbit kept running until the note's
+        ; end + giPodiumIdleTime, podium_orbits started when it does not run. Returns 1
+        ; when the note's dry sound goes through the orbit's leslie: it sets one of its
+        ; controls, or the leslie is engaged (SamplerOrbitLeslie.swift).
+        opcode podium_orbit_note, i, iiiiiiiiii
+          islot, iroom, isize, idelay, itime, ifb, iles, irate, ilsize, idur xin
+          inow times
+          iost = 8 * islot                            ; this orbit's place in giPodiumOrbitState
+          iset = (iles != 0 || irate != 0 || ilsize != 0 ? 1 : 0)
+          ilesl = (iset == 1 || inow < table:i(iost + 7, giPodiumOrbitState) ? 1 : 0)
+          if iroom <= 0 && idelay <= 0 && ilesl == 0 igoto podium_orbit_note_done
+            if iset == 0 igoto podium_orbit_note_size
+              tableiw (iles != 0 ? iles - 1 : table:i(iost + 4, giPodiumOrbitState)), iost + 4, giPodiumOrbitState
+              tableiw (irate != 0 ? irate - 1 : table:i(iost + 5, giPodiumOrbitState)), iost + 5, giPodiumOrbitState
+              tableiw (ilsize != 0 ? ilsize - 1 : table:i(iost + 6, giPodiumOrbitState)), iost + 6, giPodiumOrbitState
+              tableiw limit(inow + idur + giPodiumIdleTime, table:i(iost + 7, giPodiumOrbitState), 1e300), iost + 7, giPodiumOrbitState
+        podium_orbit_note_size:
+            if iroom <= 0 igoto podium_orbit_note_delay
+              tableiw limit(isize, 0, 1), iost, giPodiumOrbitState
+        podium_orbit_note_delay:
+            if idelay <= 0 igoto podium_orbit_note_until
+              tableiw itime, iost + 1, giPodiumOrbitState
+              tableiw ifb, iost + 2, giPodiumOrbitState
+        podium_orbit_note_until:
+            ; (until = max(until, end + idle); limit, not max: max is variadic, 16 KB per instance)
+            tableiw limit(inow + idur + giPodiumIdleTime, table:i(iost + 3, giPodiumOrbitState), 1e300), iost + 3, giPodiumOrbitState
+            if active:i("podium_orbits") > 0 || giPodiumOrbitsAskedAt == inow igoto podium_orbit_note_done
+              giPodiumOrbitsAskedAt = inow
+              schedule "podium_orbits", 0, -1
+        podium_orbit_note_done:
+          xout ilesl
+        endop
+
         ; The reverb of an orbit, both channels: a port of SuperDirt's dirt_reverb
         ; (core-synths-global.scd), its "Rand" values fixed per orbit and channel.
         ; Each of its 2 x 7 delay lines (4 + 2 allpasses and the loop's delay) is a
@@ -191,16 +226,22 @@ extension SamplerOrchestra {
           Srev sprintf "podium.orbit.%d.rev", io
           Sdell sprintf "podium.orbit.%d.dell", io
           Sdelr sprintf "podium.orbit.%d.delr", io
+          Slesl sprintf "podium.orbit.%d.lesl", io
+          Slesr sprintf "podium.orbit.%d.lesr", io
           arev chnget Srev
           adl chnget Sdell
           adr chnget Sdelr
+          alesl chnget Slesl                   ; dry sound of notes routed to the leslie
+          alesr chnget Slesr
           azero init 0
           chnset azero, Srev
           chnset azero, Sdell
           chnset azero, Sdelr
+          chnset azero, Slesl
+          chnset azero, Slesr
           ; the first k-cycle (may begin mid-block) only drops what piled up while no
           ; podium_orbits ran: no audio work in it
-          kfirst, kramp, kloud, kwas, kwakes, kdts, kt, kt0 init 1, 0, -1e9, 0, 0, 0, 0, 0
+          kfirst, kramp, kloud, kwas, kwakes, kdts, kt, kt0, kleson init 1, 0, -1e9, 0, 0, 0, 0, 0, 0
           kskip = kfirst
           kfirst = 0
           aramp init 0                   ; 0, 1, .. ksmps - 1 (made in the first k-cycle)
@@ -212,7 +253,7 @@ extension SamplerOrchestra {
           endif
           ; pause when idle: no sends expected and output silent for giPodiumIdleTime
           know times
-          kuntil table 4 * io + 3, giPodiumOrbitState
+          kuntil table 8 * io + 3, giPodiumOrbitState
           ; kwakes: times the effects woke (the reverb clears on a change); kt: samples
           ; written to the delay rings (while running); kt0: kt when the effects last
           ; woke, older samples are stale; kloud: when the output was last audible
@@ -222,7 +263,7 @@ extension SamplerOrchestra {
           iOutl = table:i(64 * io + 31, giPodiumFxParm)  ; its output pair
           iOutr = table:i(64 * io + 63, giPodiumFxParm)
           if know < kuntil || know < kloud + giPodiumIdleTime then
-            kdt table 4 * io + 1, giPodiumOrbitState
+            kdt table 8 * io + 1, giPodiumOrbitState
             kdt limit kdt, (ksmps + 2) / sr, giPodiumMaxDelay  ; >= 1 block (feedback)
             if kwas == 0 then                             ; waking up: jump to the new time
               kdts = kdt
@@ -232,13 +273,13 @@ extension SamplerOrchestra {
             else                                          ; running: glide (~50 ms)
               kdts += (kdt - kdts) * (1 - exp(-1 / (0.05 * kr)))
             endif
-            ksize table 4 * io, giPodiumOrbitState
+            ksize table 8 * io, giPodiumOrbitState
             ksize limit ksize, 0, 1
             ksize portk ksize, 0.002
             kdepth = 0.01 * (98 ^ ksize)                  ; size.linexp(0, 1, 0.01, 0.98)
             if kskip == 1 kgoto podium_orbit_fx_quiet
             arvl, arvr podium_reverb arev, kdepth, 64 * io, kwakes
-            kfb table 4 * io + 2, giPodiumOrbitState
+            kfb table 8 * io + 2, giPodiumOrbitState
             kfb limit kfb, 0, 0.9                         ; SwitchDelay clamps to 0..0.9
             ; delay: two rings of iR samples; sample n of this block is read at ring
             ; position kpos + n, with deltap3's (Lagrange) cubic interpolation
@@ -264,8 +305,19 @@ extension SamplerOrchestra {
             tablew adl + atl * kfb, aiw, iTl
             tablew adr + atr * kfb, aiw, iTr
             kt += ksmps
-            aoutl = arvl + atl                            ; the orbit's output
-            aoutr = arvr + atr
+            ; the leslie, while engaged; else the sound routed to it passes unchanged
+            kleu table 8 * io + 7, giPodiumOrbitState
+            if know < kleu then
+              kwoke = 1 - kleson
+              kleson = 1
+              alsl, alsr podium_leslie alesl, alesr, io, kwoke
+            else
+              kleson = 0
+              alsl = alesl
+              alsr = alesr
+            endif
+            aoutl = arvl + atl + alsl                     ; the orbit's output
+            aoutr = arvr + atr + alsr
             if giPodiumDelayDry == 0 goto podium_orbit_fx_wet
               aoutl = aoutl + adl * giPodiumDelayDry
               aoutr = aoutr + adr * giPodiumDelayDry
@@ -301,6 +353,7 @@ extension SamplerOrchestra {
            ------------------------------------------------------------------------ */
         iPodiumRing = ceil((giPodiumMaxDelay * sr + 4) / ksmps) * ksmps ; longest delay + interpolation
         iPodiumShort = 1e9                            ; shortest reverb line
+        iPodiumLes = ceil((sr + ksmps + 4) / ksmps) * ksmps ; the leslie's ring: 1 s + a block + interpolation
         iPodiumO = 0
         podium_tables_channel:                        ; one channel (L, R, L, R, ..) a pass
           iPodiumT ftgen 0, 0, -iPodiumRing, -7, 0, iPodiumRing, 0  ; (zeros written: pages resident)
@@ -340,6 +393,14 @@ extension SamplerOrchestra {
             chn_a Spodium, 3
             Spodium sprintf "podium.orbit.%d.delr", iPodiumO / 2
             chn_a Spodium, 3
+            Spodium sprintf "podium.orbit.%d.lesl", iPodiumO / 2
+            chn_a Spodium, 3
+            Spodium sprintf "podium.orbit.%d.lesr", iPodiumO / 2
+            chn_a Spodium, 3
+            iPodiumT ftgen 0, 0, -iPodiumLes, -7, 0, iPodiumLes, 0  ; the leslie's rings (zeros written)
+            tableiw iPodiumT, iPodiumO, giPodiumLeslieRings
+            iPodiumT ftgen 0, 0, -iPodiumLes, -7, 0, iPodiumLes, 0
+            tableiw iPodiumT, iPodiumO + 1, giPodiumLeslieRings
         podium_tables_next:
           ; the output tables: channel pair p's are made with orbit p's, others share them
           iPodiumP = int(iPodiumO / 2) % limit(int(nchnls / 2), 1, giPodiumOrbits)

@@ -17,23 +17,36 @@ public enum SamplerOrchestra {
                                 "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram", "binshift", "hbrick",
                                 "lbrick", "real", "imag", "enhance",
                                 // The grain ones (SamplerEffectsGrain.swift), p66 on.
-                                "psrate", "psdisp", "tilt", "plat"]
+                                "psrate", "psdisp", "tilt", "plat",
+                                // The orbit's leslie (SamplerOrbitLeslie.swift), p70 on.
+                                "leslie", "lrate", "lsize"]
     public static let instrument = "podium_sampler"
     /// The held instrument with every orbit's reverb and delay.
     public static let orbits = "podium_orbits"
 
+    /// podium_orbits' number: `orbitsOffset` past the sampler's, so that Csound, which runs
+    /// instruments by number each k-cycle, runs it after the notes of SuperDirt's synths and of
+    /// named instruments compiled later (Csound gives a name the lowest number free): their sends
+    /// and the dry sound they route through an orbit's leslie reach it in the same k-cycle, not
+    /// one later (the synths were numbered after it, 64 samples late through the leslie). Next to
+    /// the sampler's when an orchestra's numbers leave no room below Csound's maximum.
+    public static let orbitsOffset = 200
+    public static func orbitsNumber(first: Int) -> Int {
+        first + orbitsOffset <= OrchestraCheck.maximumInstrumentNumber ? first + orbitsOffset : first + 1
+    }
+
     /// Csound gives a named instrument the first free number (from 1), which a live coder's next
-    /// `instr 3` would take over: the sampler's two are numbered instead, `first` and `first + 1`,
-    /// above the orchestra's own and at least 100 (`firstNumber`); a compile that defines either
-    /// number is refused, by name.
+    /// `instr 3` would take over: the sampler's two are numbered instead, `first` and
+    /// `orbitsNumber(first:)`, above the orchestra's own and at least 100 (`firstNumber`); a
+    /// compile that defines either number is refused, by name.
     public static func text(first n: Int) -> String {
         text.replacingOccurrences(of: "instr podium_sampler", with: "instr \(n)")
-            .replacingOccurrences(of: "instr podium_orbits", with: "instr \(n + 1)")
-            .replacingOccurrences(of: "\"podium_orbits\"", with: "\(n + 1)")
+            .replacingOccurrences(of: "instr podium_orbits", with: "instr \(orbitsNumber(first: n))")
+            .replacingOccurrences(of: "\"podium_orbits\"", with: "\(orbitsNumber(first: n))")
             .replacingOccurrences(of: "\"podium_sampler\"", with: "\(n)")
             // Instances made now, not in the callback when polyphony first grows (each takes
             // about 0.5 MB of Csound's instance memory).
-            + "\nprealloc \(n), \(preallocated)\nprealloc \(n + 1), 1\n"
+            + "\nprealloc \(n), \(preallocated)\nprealloc \(orbitsNumber(first: n)), 1\n"
     }
     /// Sampler voices made when the engine starts.
     public static let preallocated = 16
@@ -100,6 +113,7 @@ public enum SamplerOrchestra {
                  (each 0: not given, off)
             p66  psrate + 1 (0 off)      p67 psdisp s
             p68  tilt + 1 (0 off)        p69 plat 0..1
+            p70  leslie + 1  p71 lrate + 1  p72 lsize + 1   (each 0: not given)
 
           podium_orbits (instr; held: reverb and delay of every orbit, after the notes)
             Started by the global code below and by any sending note that finds it
@@ -112,9 +126,10 @@ public enum SamplerOrchestra {
           else the pair k mod (nchnls / 2); nchnls = 1: mono (no panning, channels
           summed, as SuperDirt with one channel).
 
-          The audio callback. podium_orbits' init pass runs inside it (at the first
-          k-cycle, and again when a note restarts it after a hush), so it allocates
-          and clears nothing big:
+          The audio callback. podium_orbits' first init pass runs in the engine's
+          k-cycle 0, before the callback starts (Engine.performInitPass); a note that
+          restarts it after a hush runs it inside the callback, so it allocates and
+          clears nothing big:
           - Every delay line is a ring in a function table made by the global code
             (when the part is compiled, before the callback starts): per orbit and
             channel the delay (giPodiumMaxDelay, 1.5 MB at 48 kHz) and the reverb's
@@ -156,11 +171,23 @@ public enum SamplerOrchestra {
         ; Orbit state shared by the notes and podium_orbits, in a table and in audio
         ; channels, not in arrays: each array element read or written in an instrument
         ; or UDO takes 16 KB of its instance (Csound 6.18's ARRAY_GET/ARRAY_SET).
-        ; Per orbit k, at 4k .. 4k+3: latest reverb size, latest delaytime, latest
-        ; delayfeedback, time (times) until which sends may arrive.
-        giPodiumOrbitState ftgen 0, 0, -4 * giPodiumOrbits, -2, 0
+        ; Per orbit k, at 8k .. 8k+7: latest reverb size, latest delaytime, latest
+        ; delayfeedback, time (times) until which sends may arrive; the leslie's
+        ; leslie, lrate and lsize (SuperDirt's defaults until a note sets them), and
+        ; the time until which it is engaged (its notes' ends + giPodiumIdleTime,
+        ; pushed on while it sounds: SuperDirt's DirtPause, 4 s of grace).
+        giPodiumOrbitState ftgen 0, 0, -8 * giPodiumOrbits, -2, 0
+        iPodiumSt = 0
+        podium_state_defaults:
+          tableiw 0.5, 8 * iPodiumSt + 4, giPodiumOrbitState
+          tableiw 6.7, 8 * iPodiumSt + 5, giPodiumOrbitState
+          tableiw 0.3, 8 * iPodiumSt + 6, giPodiumOrbitState
+          iPodiumSt += 1
+          if iPodiumSt < giPodiumOrbits igoto podium_state_defaults
         ; Sends: audio channels podium.orbit.K.rev (mono reverb send), podium.orbit.K.dell
-        ; and podium.orbit.K.delr (delay send), made with the effect buffers below.
+        ; and podium.orbit.K.delr (delay send), podium.orbit.K.lesl and .lesr (the dry
+        ; sound of notes while the orbit's leslie is engaged), made with the effect
+        ; buffers below.
         ; cut groups: per (group slot, orbit) a counter and a ring of stop requests,
         ; each request = (1 = stop all / 0 = stop only sample id, sample id)
         giPodiumCutState[]   init giPodiumCutSlots * giPodiumOrbits * (1 + 2 * giPodiumCutRing)
@@ -176,6 +203,8 @@ public enum SamplerOrchestra {
         ; channel pair (podium_orbits plays them; orbit p's are those of pair p)
         giPodiumFxParm ftgen 0, 0, -64 * giPodiumOrbits, -2, 0
         gkPodiumOutNow init 0                         ; an orbit added output this k-cycle
+        ; the leslie's delay rings: orbit k's left at 2k, right at 2k + 1 (tables made below)
+        giPodiumLeslieRings ftgen 0, 0, -2 * giPodiumOrbits, -2, 0
         giPodiumRevKsmps   init 0                     ; local ksmps of the reverb (0: ksmps)
 
         ; (no defaults needed: a note that sends to an effect also sets its parameters)

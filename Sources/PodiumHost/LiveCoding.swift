@@ -78,7 +78,7 @@ extension JackDriver {
             try OrchestraCheck.instrumentGrowth(declared, current: current, source: source)
         }
         // The sampler's instruments (a performance with sample banks) keep their numbers.
-        if let first = samplerInstrument.map(Int.init), let taken = declared.numbers.first(where: { $0 == first || $0 == first + 1 }) {
+        if let first = samplerInstrument.map(Int.init), let taken = declared.numbers.first(where: { $0 == first || $0 == SamplerOrchestra.orbitsNumber(first: first) }) {
             throw EngineError.compile(CompileFailure(source: source, diagnostics: [
                 "error: instr \(taken) is the sampler's (\(taken == first ? SamplerOrchestra.instrument : SamplerOrchestra.orbits): this performance has sample banks); give the instrument another number or a name; not compiled"]))
         }

@@ -37,8 +37,9 @@ package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoi
     adoptPendingEngine(s)
     adoptPendingTap(s)
     adoptPendingBindings(s)
-    // An engine's first callback runs its init passes (the host's held instruments, the orbits'
-    // effects, the first touch of their memory): not the voices' load (below).
+    // An engine's first callback: its caches and the callback's own memory are cold. The init
+    // passes of what starts at time 0 ran before it (Engine.performInitPass); not counted as the
+    // voices' load either (below).
     let initPass = s.pointee.cycle == 0
     // Each port's buffer, fetched once for the whole callback.
     fetchBuffers(s, s.pointee.inPorts, into: s.pointee.inBuffers, count: s.pointee.inCount, frames: n)
@@ -65,8 +66,8 @@ package func podiumProcess(_ nframes: jack_nframes_t, _ arg: UnsafeMutableRawPoi
     // The load guard counts the CPU time this thread used, not time it waited to be scheduled,
     // and not a callback in which Csound merged a compile: that cost is the compile's, once (a
     // `:load` then a note at once had the note refused for the merge's 11 ms), not the voices'.
-    // Nor an engine's first callback: once it took 862 ms of CPU in a loaded test run (1.3–1.8
-    // ms otherwise), and the guard then refused the performance's first note.
+    // Nor an engine's first callback: when it still ran the init passes, it once took 862 ms of
+    // CPU in a loaded test run (1.3–1.8 ms otherwise), and the guard refused the first note.
     if performed, n > 0, !initPass, !s.pointee.mergedThisCallback, let engine = s.pointee.engine {
         s.pointee.loadGuard.observe(load: Double(cpu) * s.pointee.sampleRate / (Double(n) * 1e9),
                                     voices: RTEngine.load(engine.voices))

@@ -156,7 +156,7 @@ public enum PatternNotes {
             let (name, declared) = parameter(entry)
             let v: Double
             switch name {
-            case "freq": v = 440 * pow(2, (midi - 69) / 12)
+            case "freq": v = number("freq") ?? 440 * pow(2, (midi - 69) / 12)  // a given freq wins (SuperDirt's ~freq default is a function of midinote)
             case "midi": v = midi
             case "note": v = note
             case "amp": v = (number("amp") ?? 0.4) * pow(number("gain") ?? 1, 4)

@@ -22,7 +22,7 @@ public enum SampleNotes {
         "ringf", "ringdf", "distort", "triode", "krush", "kcutoff", "octer", "octersub", "octersubsub", "lock",
         "fshift", "fshiftnote", "fshiftphase", "phaserrate", "phaserdepth", "squiz", "waveloss", "freq",
         "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram", "binshift", "hbrick", "lbrick", "real", "imag", "enhance",
-        "psrate", "psdisp", "tilt", "plat",
+        "psrate", "psdisp", "tilt", "plat", "leslie", "lrate", "lsize",
     ]
     /// `vowel`'s letters as the sampler's numbers (p27); anything else is no vowel, as in SuperDirt.
     static let vowels: [String: Double] = ["a": 1, "e": 2, "i": 3, "o": 4, "u": 5]
@@ -33,7 +33,8 @@ public enum SampleNotes {
     /// Effects whose 0 means something, sent as value + 1 so that a p-field of 0 (not given,
     /// or a note from elsewhere with fewer p-fields) is off.
     static let shifted: Set<String> = ["djf", "attack", "release", "xsdelay", "tsdelay", "freeze", "comb", "smear", "scram",
-                                       "binshift", "hbrick", "lbrick", "real", "imag", "enhance", "psrate", "tilt"]
+                                       "binshift", "hbrick", "lbrick", "real", "imag", "enhance", "psrate", "tilt",
+                                       "leslie", "lrate", "lsize"]
 
     /// p3 (seconds) and p4 onwards for one event, into `fields` (p1 and p2 left to the caller,
     /// as 0); the controls the sampler does not read are returned (said once by the caller).

@@ -129,9 +129,9 @@ final class LoadGuardJackTests {
         #expect(strays.isEmpty, "\(strays.prefix(3).map { ($0.id, $0.command.pfields[0]) }) of \(sent.count) sent, e.g. \(sent.sorted().prefix(2))")
     }
 
-    @Test("an engine's first callback, its init passes, is not the voices' load: a note sent as the performance starts plays though that callback ran for many periods")
-    func firstCallbackIsNotLoad() throws {
-        // A held instrument whose init pass (in the first callback) computes for many periods.
+    @Test("an instrument held from time 0 runs its init pass before the first callback (Csound's k-cycle 0, on the thread that built the engine): no callback carries it, and a note sent as the performance starts plays")
+    func initPassBeforeFirstCallback() throws {
+        // A held instrument whose init pass computes for many periods (about 0.3 s).
         let orchestra = """
         instr 1
           ii = 0
@@ -157,7 +157,9 @@ final class LoadGuardJackTests {
         #expect(eventually(5) { driver.journal.follow(nil).lines.contains { $0.contains(" event 2.0 ") && !$0.hasPrefix("0 ") } },
                 "the note was applied: \(driver.journal.follow(nil).lines.filter { $0.contains("event") }) \(driver.stats)")
         #expect(driver.stats.loadLimited == 0, "\(driver.stats)")
-        #expect(driver.stats.maxCallbackMicroseconds > 5 * driver.stats.periodMicroseconds, "the first callback was long: \(driver.stats)")
+        // Its own CPU, not its wall time: a loaded machine may preempt a callback, never make it
+        // compute the 10 million steps of that init pass.
+        #expect(driver.stats.maxCallbackCPUMicroseconds < 5 * driver.stats.periodMicroseconds, "no callback ran the init pass: \(driver.stats)")
     }
 
     @Test("a compile's merge is the compile's cost, once: a note sent as the merge lands is not refused at the load limit")

@@ -166,7 +166,7 @@ struct DirtSynthEffectTests {
       aph line 0, 1, 48000
       asnd table3 aph, p4
       aL, aR SDpan2 asnd, 1, p6, p3
-      SDdirtout aL, aR, p5, p(17), p74
+      SDdirtout aL, aR, p5, p(17), p77
     endin
     """
 
@@ -227,7 +227,7 @@ struct DirtSynthEffectTests {
             #expect(unknown.isEmpty && fields[2 + i] == expected, "sampler, lock \(lock): \(fields[2 + i]) \(unknown)")
             let synth = PatternNotes.fields(c, length: 1, cycle: 0, delta: 1, cps: 0.5, layout: ["freq", "amp", PatternNotes.effectsMarker], into: &fields)
             #expect(synth.isEmpty && fields[2 + 13 + i - first] == expected, "synth, lock \(lock): \(fields[2 + 13 + i - first]) \(synth)")
-            #expect(fields.count == 2 + 13 + SamplerOrchestra.fields.count - first, "p2 … p74: \(fields.count)")
+            #expect(fields.count == 2 + 13 + SamplerOrchestra.fields.count - first, "p2 … p77: \(fields.count)")
         }
     }
 
