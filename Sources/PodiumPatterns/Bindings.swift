@@ -6,8 +6,8 @@
 ///       d2 $ s "bd*4"
 ///
 /// A binding names a value (a pattern, a number, a function as `fast 2`); the name stands for
-/// its expression in every statement after it, as in GHCi. Functions with arguments of their
-/// own (`let f x = …`) are refused by name.
+/// its expression in every statement after it, as in GHCi. A function of its own arguments
+/// (`let chopped n = chop n . (# legato 1)`) is the lambda `\n -> …`.
 
 // Thread: any (all of this file)
 
@@ -23,24 +23,35 @@ extension PatternLanguage {
         guard spaces > 0, let initial = name.first, initial.isLowercase || initial == "_" else {
             throw PatternError("`let` needs a name and a value: `let pat = \"bd sn\"`", column: nameColumn, line: row + 1)
         }
-        let rest = afterLet.dropFirst(name.count)
-        let gap = rest.prefix { $0 == " " || $0 == "\t" }.count
-        guard rest.dropFirst(gap).first == "=", rest.dropFirst(gap + 1).first != "=" else {
-            let column = nameColumn + name.count + gap
-            if rest.dropFirst(gap).first?.isLetter == true {
-                throw PatternError("`let \(name) …` with arguments defines a function: only values are bound in Podium's language yet (`let pat = \"bd sn\"`)",
-                                   column: column, line: row + 1)
+        var rest = afterLet.dropFirst(name.count)
+        var gap = rest.prefix { $0 == " " || $0 == "\t" }.count
+        // `let f x y = …`: its arguments' names, before `=`.
+        var arguments: [String] = []
+        while let c = rest.dropFirst(gap).first, c.isLowercase || c == "_" {
+            let argument = rest.dropFirst(gap).prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "'" }
+            if argument != "_", arguments.contains(String(argument)) || argument == name {
+                throw PatternError("`\(argument)` is named twice in `let \(name) …`", column: nameColumn + afterLet.count - rest.count + gap, line: row + 1)
             }
-            throw PatternError("`let \(name)` needs `=` and a value: `let \(name) = \"bd sn\"`", column: column, line: row + 1)
+            arguments.append(String(argument))
+            rest = rest.dropFirst(gap + argument.count)
+            gap = rest.prefix { $0 == " " || $0 == "\t" }.count
+        }
+        let consumed = afterLet.count - rest.count  // the name and the arguments
+        guard rest.dropFirst(gap).first == "=", rest.dropFirst(gap + 1).first != "=" else {
+            let column = nameColumn + consumed + gap
+            throw PatternError("`let \(name)\(arguments.map { " " + $0 }.joined())` needs `=` and a value: `let \(name) = \"bd sn\"`, `let double f = f . f`",
+                               column: column, line: row + 1)
         }
         if Builtins.statementWords.contains(name) || PatternLanguage.transitionArguments[name] != nil {
             throw PatternError("`\(name)` is one of Tidal's statements: choose another name", column: nameColumn, line: row + 1)
         }
         // The value's text: the rest of the line after `=`, and the lines after it.
-        let valueColumn = nameColumn + name.count + gap + 1
-        let head = String(rest.dropFirst(gap + 1))
-        let text = ([head] + lines[(row + 1)...].map(String.init)).joined(separator: "\n")
-        guard !text.allSatisfy(\.isWhitespace) else {
+        let valueColumn = nameColumn + consumed + gap + 1
+        // A function's arguments become a lambda's, before the value on its first line.
+        let lambda = arguments.isEmpty ? "" : "\\" + arguments.joined(separator: " ") + " -> "
+        let body = ([String(rest.dropFirst(gap + 1))] + lines[(row + 1)...].map(String.init)).joined(separator: "\n")
+        let text = lambda + body
+        guard !body.allSatisfy(\.isWhitespace) else {
             throw PatternError("`let \(name) =` needs a value", column: valueColumn, line: row + 1)
         }
         do {
@@ -55,7 +66,7 @@ extension PatternLanguage {
         } catch {
             // Where the value is in the statement: its first line starts after `=`.
             var e = error
-            if e.line == 1 { e.column += valueColumn - 1 }
+            if e.line == 1 { e.column += valueColumn - 1 - lambda.count }
             e.line += row
             throw e
         }
@@ -93,6 +104,7 @@ extension ExpressionEvaluator {
     /// with itself: `let x = x` is unknown, not a loop). An error inside it is said at the use.
     func bound(_ name: String, _ pos: SourcePosition) throws(PatternError) -> RuntimeValue {
         var inner = self
+        inner.values = [:]  // (a `let` is the statement's: it sees no lambda's parameters)
         let text = inner.bindings.removeValue(forKey: name) ?? ""
         do {
             return try inner.evaluate(try ExpressionParser.parse(text))

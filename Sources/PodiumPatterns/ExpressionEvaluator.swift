@@ -94,6 +94,8 @@ struct ExpressionEvaluator {
     var trigger: TriggerStart? = nil
     /// The performance's controller values (`cF` …; nil: their defaults).
     var controllers: ControllerValues? = nil
+    /// A lambda's parameters inside its body, by name (they hide `let` names and built-ins).
+    var values: [String: RuntimeValue] = [:]
 
     // Thread: any
     func evaluate(_ e: Expression) throws(PatternError) -> RuntimeValue {
@@ -166,12 +168,44 @@ struct ExpressionEvaluator {
             var out: [RuntimeValue] = []
             for i in items { out.append(try evaluate(i)) }
             return .tuple(out, pos)
+        case let .lambda(parameters, body, pos):
+            // Its body is evaluated when it has every argument, with them bound by name; a name
+            // it uses that means nothing is an error now, not silence when a query applies it.
+            try checkNames(body, bound: Set(parameters).union(values.keys))
+            return .function(FunctionValue(name: "\\\(parameters.joined(separator: " ")) -> …", parameters: parameters.map { _ in .same },
+                                           position: pos) { args throws(PatternError) in
+                var inner = self
+                for (name, value) in zip(parameters, args) where name != "_" { inner.values[name] = value }
+                return try inner.evaluate(body)
+            })
+        }
+    }
+
+    /// Every name and operator `e` uses means something: one of `bound` (a lambda's parameters)
+    /// or what `lookup` finds.
+    // Thread: any
+    func checkNames(_ e: Expression, bound: Set<String>) throws(PatternError) {
+        switch e {
+        case .number, .string: return
+        case let .name(n, pos): if !bound.contains(n) { _ = try lookup(n, pos) }
+        case let .apply(f, args, _):
+            try checkNames(f, bound: bound)
+            for a in args { try checkNames(a, bound: bound) }
+        case let .binary(op, l, r, pos):
+            if !["$", ".", "<$>"].contains(op) { _ = try lookup(op, pos) }
+            try checkNames(l, bound: bound)
+            try checkNames(r, bound: bound)
+        case let .leftSection(_, x, _), let .rightSection(_, x, _), let .negate(x, _): try checkNames(x, bound: bound)
+        case let .operatorName(op, pos): if op != "$" && op != "." { _ = try lookup(op, pos) }
+        case let .list(xs, _), let .tuple(xs, _): for x in xs { try checkNames(x, bound: bound) }
+        case let .lambda(parameters, body, _): try checkNames(body, bound: bound.union(parameters))
         }
     }
 
     /// A name's value: a built-in, a control, or an error naming it.
     // Thread: any
     func lookup(_ name: String, _ pos: SourcePosition) throws(PatternError) -> RuntimeValue {
+        if let v = values[name] { return v }
         if bindings[name] != nil { return try bound(name, pos) }
         if let b = Builtins.table[name] { return .function(b.value(name, pos, self)) }
         if let v = haskellName(name, pos) { return v }

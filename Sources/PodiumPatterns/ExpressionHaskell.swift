@@ -12,6 +12,19 @@ extension ExpressionEvaluator {
             return .function(FunctionValue(name: "flip", parameters: [.function, .same, .same], position: pos) { args throws(PatternError) in
                 try self.apply(try self.apply(args[0], args[2], at: pos), args[1], at: pos)
             })
+        case "fmap":
+            // `fmap (\x -> x * 2 + 1) sine`: Tidal's Functor, as `<$>` (the function applied to the pattern).
+            return .function(FunctionValue(name: "fmap", parameters: [.function, .same], position: pos) { args throws(PatternError) in
+                try self.apply(args[0], args[1], at: pos)
+            })
+        case "map":
+            // `map (\x -> s x) ["bd", "sn"]`, `fastcat $ map (+ 1) [0, 4]`: a list of the results.
+            return .function(FunctionValue(name: "map", parameters: [.function, .list], position: pos) { args throws(PatternError) in
+                guard case let .list(xs, p) = args[1] else { throw Builtins.expected("a list (`[0, 2, 4]`)", "`map`", args[1]) }
+                var out: [RuntimeValue] = []
+                for x in xs { out.append(try self.apply(args[0], x, at: x.position)) }
+                return .list(out, p)
+            })
         case "Arc":
             // `withinArc (Arc 0 0.5) (fast 2)`: an arc is a pair of times.
             return .function(FunctionValue(name: "Arc", parameters: [.number, .number], position: pos) { args in .tuple(args, pos) })

@@ -27,13 +27,16 @@ indirect enum Expression: Sendable {
     case negate(Expression, SourcePosition)
     case list([Expression], SourcePosition)
     case tuple([Expression], SourcePosition)
+    /// `\x y -> body`: a function of its parameters (`_` takes one and ignores it).
+    case lambda([String], Expression, SourcePosition)
 
     /// Where the expression starts.
     // Thread: any
     var position: SourcePosition {
         switch self {
         case let .number(_, _, p), let .string(_, p), let .name(_, p), let .apply(_, _, p), let .leftSection(_, _, p),
-             let .rightSection(_, _, p), let .operatorName(_, p), let .negate(_, p), let .list(_, p), let .tuple(_, p):
+             let .rightSection(_, _, p), let .operatorName(_, p), let .negate(_, p), let .list(_, p), let .tuple(_, p),
+             let .lambda(_, _, p):
             return p
         case let .binary(_, l, _, _):
             return l.position
@@ -142,7 +145,10 @@ struct ExpressionParser {
         try enter(peek)
         defer { depth -= 1 }
         var left: Expression
-        if case .op("-") = peek.kind {
+        if case .op("\\") = peek.kind {
+            // A lambda reaches as far right as it can, as in Haskell: nothing follows it.
+            return try lambda()
+        } else if case .op("-") = peek.kind {
             let t = advance()
             let operand = try expression(minimum: 7)
             left = .negate(operand, position(t))
@@ -160,12 +166,37 @@ struct ExpressionParser {
                 throw PatternError("the expression is too long a chain of operators", column: t.column, line: t.line)
             }
             if op == "=" || op == "<-" || op == "->" || op == "::" || op == "\\" || op == "=>" || op == "|" || op == "@" {
-                throw PatternError("`\(op)` is Haskell syntax this language does not support (definitions, lambdas, types)", column: t.column, line: t.line)
+                throw PatternError(op == "\\" || op == "->" ? "a lambda stands first in its parentheses: `(\\x -> x # speed 2)`"
+                                   : "`\(op)` is Haskell syntax this language does not support (definitions, types)", column: t.column, line: t.line)
             }
             let right = try expression(minimum: fixity.rightAssociative ? fixity.precedence : fixity.precedence + 1)
             left = .binary(op, left, right, position(t))
         }
         return left
+    }
+
+    /// `\x y -> body`, the cursor on `\`.
+    // Thread: any
+    mutating func lambda() throws(PatternError) -> Expression {
+        let start = advance()
+        var parameters: [String] = []
+        while case let .name(n) = peek.kind {
+            guard n.first?.isLowercase == true || n.first == "_", !n.contains(".") else {
+                throw PatternError("a lambda's parameters are names in lower case (`\\x -> …`), not `\(n)`", column: peek.column, line: peek.line)
+            }
+            if n != "_", parameters.contains(n) {
+                throw PatternError("`\(n)` is this lambda's parameter twice", column: peek.column, line: peek.line)
+            }
+            parameters.append(n)
+            _ = advance()
+        }
+        guard !parameters.isEmpty else {
+            throw PatternError("a lambda names its parameters after `\\` (`\\x -> x # speed 2`); patterns such as tuples are not supported", column: peek.column, line: peek.line)
+        }
+        guard case .op("->") = peek.kind else { throw unexpected(peek, "in a lambda (expected `->` after its parameters)") }
+        _ = advance()
+        let body = try expression(minimum: 0)
+        return .lambda(parameters, body, position(start))
     }
 
     // Thread: any
@@ -224,7 +255,7 @@ struct ExpressionParser {
         try enter(open)
         defer { depth -= 1 }
         if peek.kind == .closeParen { throw PatternError("`()` is not a pattern", column: open.column, line: open.line) }
-        if let op = operatorAt(index), op != "-" || tokens[index + 1].kind == .closeParen {
+        if let op = operatorAt(index), op != "\\", op != "-" || tokens[index + 1].kind == .closeParen {
             let opToken = advance()
             if peek.kind == .closeParen { _ = advance(); return .operatorName(op, position(opToken)) }
             let operand = try expression(minimum: 0)

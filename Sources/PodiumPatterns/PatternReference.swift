@@ -15,6 +15,8 @@ public enum PatternReference {
         "Just": "Just :: a -> Maybe a",
         "Nothing": "Nothing :: Maybe a",
         "take": "take :: Int -> [a] -> [a]",
+        "map": "map :: (a -> b) -> [a] -> [b]",
+        "fmap": "fmap :: (a -> b) -> Pattern a -> Pattern b",
         "lindenmayer": "lindenmayer :: Int -> String -> String -> String",
         "lindenmayerI": "lindenmayerI :: Num b => Int -> String -> String -> [b]",
     ]
@@ -62,6 +64,8 @@ public enum PatternReference {
         "ifp": "the first function in the cycles whose number passes the test, the second in the others",
         "snowball": "N cycles: the pattern, then each combined ((+), (#)) with the function applied once more",
         "spread'": "gives the function each value of a pattern, in its place: spread' fast \"1 2\"",
+        "fmap": "the function applied to every value of the pattern, as <$>: fmap (\\x -> x * 2 + 1) sine",
+        "map": "the function applied to each of a list's values: fastcat $ map (\\x -> n x # s \"superpiano\") [\"0 4\", \"7\"]",
         "lindenmayer": "the Nth generation of an L-system (rules \"a:ab,b:a\"), for step': take 16 $ lindenmayer 5 \"0:1~,1:0~2\" \"0\"",
         "sometimes": "applies the function to about half of the events (seeded: the same every time)",
         "sometimesBy": "applies the function to events with the given probability",

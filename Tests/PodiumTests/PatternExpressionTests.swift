@@ -377,6 +377,18 @@ struct PatternExpressionTidalTests {
         (#"n (segment 4 $ sig fromRational) # s "x""#, 2),
         (#"s "bd*8" # speed (segment 8 $ sig ((+ 1) . (* 2) . fromRational))"#, 2),
         (#"n ("0 3" + (segment 2 $ sig ((* 12) . fromRational))) # s "superpiano""#, 3),
+        // Lambdas, as sets write them: the argument named, used once or more, or ignored.
+        (#"every 2 (\x -> x # speed 2) $ s "bd*2 [~ sn]""#, 4),
+        (#"superimpose (\p -> fast 2 p # crush 4 # gain 0.8) $ s "bd ~ sn ~""#, 2),
+        (#"sometimesBy 0.3 (\x -> x |* speed 2) $ s "hh*8" # speed 1"#, 4),
+        (#"jux (\p -> rev p # pan 0.2) $ n "0 .. 3" # s "arpy""#, 2),
+        (#"fastcat $ map (\x -> n x # s "superpiano") ["0 4", "7 <9 11>"]"#, 4),
+        (#"whenmod 8 6 (\x -> rev x) $ n "0 2 4" # s "x""#, 8),
+        (#"(\x y -> stack [x, fast 2 y]) (s "bd*2") (s "~ cp")"#, 1),
+        (#"off 0.25 (\p -> p |+ n 12 # legato 0.5) $ n "0 3 7" # s "superpiano""#, 2),
+        (#"every 3 (\_ -> s "cp*4") $ s "bd sn""#, 4),
+        (#"n "0 .. 7" # s "drum" # speed (fmap (\x -> x * 2 + 1) sine)"#, 1),
+        (#"chunk 4 (\p -> hurry 2 p |+ n 1) $ n "0 1 2 3" # s "x""#, 4),
     ]
 
     /// Written as Tidal's documentation writes them, where Tidal 1.7's types need more words
@@ -459,6 +471,46 @@ struct PatternLanguageTests {
             Issue.record("no block"); return
         }
         #expect(body == "d1 $ s \"bd\"\n  # n 1\nd2 $ lead" && firstLine == 2 && margin == 4, "\(body) \(firstLine) \(margin)")
+    }
+
+    @Test("`let f x = …` is the lambda `\\x -> …`: functions of their own arguments, as sets define them, give the events of the same code written in place")
+    func letFunctions() throws {
+        var language = PatternLanguage()
+        for line in ["let double f = f . f", "let up n p = p |+ note n", "let chopped n = chop n . (# legato 1)", #"let drums pat = s pat # orbit 1"#] {
+            guard case let .binding(name, text) = try language.statement(line) else { Issue.record("\(line) is no binding"); continue }
+            language.bindings[name] = text
+        }
+        for (bound, inline) in [(#"double (fast 2) $ drums "bd sn""#, #"fast 4 $ s "bd sn" # orbit 1"#),
+                                (#"up 12 $ chopped 2 $ n "0 3" # s "superpiano""#, #"chop 2 (n "0 3" # s "superpiano" # legato 1) |+ note 12"#),
+                                (#"every 2 (up 7) $ drums "bd*2 hh""#, #"every 2 (|+ note 7) $ s "bd*2 hh" # orbit 1"#)] {
+            let ours = EventLines.lines(try language.pattern(bound), cycles: 4)
+            #expect(ours == EventLines.lines(try PatternLanguage().pattern(inline), cycles: 4), "\(bound)")
+            #expect(!ours.isEmpty, "\(bound)")
+        }
+        // Its errors: where in the line they are.
+        for (line, column, words) in [("let f x x = x", 9, "named twice"), ("let f x", 8, "needs `=`"), ("let f x =", 10, "needs a value"),
+                                      ("let f x = x #", 14, "ends too soon")] {
+            do {
+                _ = try language.statement(line)
+                Issue.record("\(line) was taken")
+            } catch {
+                #expect(error.column == column && error.message.contains(words), "\(line): \(error.column) \(error.message)")
+            }
+        }
+    }
+
+    @Test("a lambda's mistakes are said where they are")
+    func lambdaErrors() {
+        for (text, column, words) in [(#"every 2 (\ -> x) $ s "bd""#, 12, "names its parameters"),
+                                      (#"every 2 (\(a, b) -> a) $ s "bd""#, 11, "names its parameters"),
+                                      (#"every 2 (\x -> ) $ s "bd""#, 16, "where a value was expected"),
+                                      (#"every 2 (\x y) $ s "bd""#, 14, "expected `->`"),
+                                      (#"every 2 (\x -> y) $ s "bd""#, 16, "unknown name `y`"),
+                                      (#"every 2 (\X -> X) $ s "bd""#, 11, "lower case"),
+                                      (#"s "bd" # \x"#, 12, "lambda")] {
+            guard let e = error(text) else { Issue.record("\(text) was taken"); continue }
+            #expect(e.column == column + 5 && e.message.contains(words), "\(text): \(e.column) \(e.message)")
+        }
     }
 
     @Test func statements() throws {
@@ -647,7 +699,9 @@ enum ExpressionFuzz {
                                 "stutter 4 (1/16)", "pickF \"0 1\" [rev, fast 2]", "fastspread (~>) [0, 0.25]",
                                 "stretch", "substruct \"t ~ t\"", "substruct' \"0 1\"", "soak 3 (fast 2)", "gap 4",
                                 "smash 2 [1, 2]", "distrib [3, 5, 8]", "degradeOverBy 2 0.5", "densityGap 2",
-                                "fit' 1 2 \"0 1\" \"1 0\"", "fit' \"<1 2>\" 3 \"0 1 2\" \"2 0 1\""])
+                                "fit' 1 2 \"0 1\" \"1 0\"", "fit' \"<1 2>\" 3 \"0 1 2\" \"2 0 1\"",
+                                "(\\x -> x # speed 2)", "(\\p -> fast 2 p |+ n 1)", "(\\_ -> s \"cp*2\")", "(\\x -> every 2 rev x)",
+                                "(\\x -> stack [x, x # crush 4])", "(\\p -> fastcat $ map ($ p) [rev, id])"])
         case 1: return r.pick(["rev", "palindrome", "brak", "degrade", "id"])
         case 2: return "(# \(r.pick(["speed", "crush", "pan", "n"])) \(number(&r)))"
         case 3: return "(\(number(&r)) \(r.pick(["<~", "~>"])))"

@@ -165,7 +165,7 @@ struct PatternPartsTests {
                                       ("xfadeIn 1 0 $ s \"bd*4\"", 11, "more than 0 cycles"),
                                       ("clutch 17 $ s \"bd*4\"", 8, "from 1 to 16"),
                                       ("  mortal 1 2 1 $ s \"bd\"", 3, "transition"),
-                                      ("let f x = fast x", 7, "defines a function"), ("let pat", 8, "needs `=`"),
+                                      ("let f x = fast x y", 18, "unknown name `y`"), ("let pat", 8, "needs `=`"),
                                       ("let d1 = s \"bd\"", 5, "one of Tidal's statements"), ("let pat = \"bd [sn\"", 15, "unclosed"),
                                       ("let pat = s \"bd\" # nosuch 3", 20, "unknown name `nosuch`"),
                                       ("do d1 $ s \"bd\"\nd2 $ s \"sn\"", 1, "indented further"), ("do", 1, "needs statements")] {
