@@ -17,6 +17,9 @@ extension Builtins {
             strings(samples(a.p(0).map(string), a.int(1)))
         }
         t["samples'"] = t["samples"]  // `flip pick <$> p' <*> p`: the same events
+        // `pick :: String -> Int -> String`, met as `pick <$> "bd sn" <*> "0 1"` or
+        // `fmap (pick "drum") "0 1 2"`: over patterns, `samples` (both structures, as `<*>`).
+        t["pick"] = t["samples"]
         t["substruct"] = Builtin([.pattern(.bool), .same]) { a, _ in substruct(a.bool(0), a.p(1)) }
         t["substruct'"] = Builtin([.pattern(.int), .same]) { a, _ in substructShifted(a.int(0), a.p(1)) }
         t["stretch"] = Builtin([.same]) { a, _ in stretch(a.p(0)) }

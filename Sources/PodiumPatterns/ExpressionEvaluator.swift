@@ -114,7 +114,9 @@ struct ExpressionEvaluator {
             if op == "$" { return try apply(try evaluate(l), try evaluate(r), at: r.position) }
             if op == "." { return try compose(try evaluate(l), try evaluate(r), pos) }
             // `f <$> p`: the function applied to the pattern (`(+ 1) <$> sine`).
-            if op == "<$>" { return try apply(try evaluate(l), try evaluate(r), at: r.position) }
+            // `f <$> p <*> q`: Tidal's Applicative on patterns; a function of two patterns here
+            // already takes its structure from both (Tidal's `<*>` is appBoth).
+            if op == "<$>" || op == "<*>" { return try apply(try evaluate(l), try evaluate(r), at: r.position) }
             let lv = try evaluate(l), rv = try evaluate(r)
             if let folded = try Builtins.fold(op, lv, rv, pos) { return .poly(folded) }
             let f = try lookup(op, pos)
@@ -192,7 +194,7 @@ struct ExpressionEvaluator {
             try checkNames(f, bound: bound)
             for a in args { try checkNames(a, bound: bound) }
         case let .binary(op, l, r, pos):
-            if !["$", ".", "<$>"].contains(op) { _ = try lookup(op, pos) }
+            if !["$", ".", "<$>", "<*>"].contains(op) { _ = try lookup(op, pos) }
             try checkNames(l, bound: bound)
             try checkNames(r, bound: bound)
         case let .leftSection(_, x, _), let .rightSection(_, x, _), let .negate(x, _): try checkNames(x, bound: bound)

@@ -97,6 +97,7 @@ public enum PatternReference {
         "brak": "squashes every other cycle into half a cycle, shifted (a breakbeat feel)",
         "swingBy": "delays every other of N subdivisions by the amount",
         "step": "one sound per character: step \"bd\" \"x~x1\" (x the name, a digit its index bd:1, else a rest)",
+        "pick": "a name and an index as \"bd:3\", over patterns: s (pick <$> \"bd sn\" <*> \"<0 1> 2\"), s (fmap (pick \"drum\") \"0 1 2\")",
         "samples": "names with an index: sound (samples \"bd sn\" \"<0 3>\") plays bd:0 sn:0, then bd:3 sn:3",
         "substruct": "each true event of the boolean pattern replaced by the whole pattern squeezed into it",
         "stretch": "each cycle zoomed to the span its events take, so that they fill the cycle",

@@ -389,6 +389,11 @@ struct PatternExpressionTidalTests {
         (#"every 3 (\_ -> s "cp*4") $ s "bd sn""#, 4),
         (#"n "0 .. 7" # s "drum" # speed (fmap (\x -> x * 2 + 1) sine)"#, 1),
         (#"chunk 4 (\p -> hurry 2 p |+ n 1) $ n "0 1 2 3" # s "x""#, 4),
+        // pick, with Tidal's Functor and Applicative
+        (#"s (pick <$> "bd sn" <*> "<0 1> 2")"#, 2),
+        (#"s (fmap (pick "drum") "0 1 [2 3]") # speed 1.5"#, 2),
+        (#"sound (pick "arpy" <$> "0 .. 3") # legato 1"#, 1),
+        (#"n ((+) <$> "0 7" <*> "<0 3 5>") # s "superpiano""#, 3),
     ]
 
     /// Written as Tidal's documentation writes them, where Tidal 1.7's types need more words
