@@ -390,6 +390,9 @@ do {
         try samplesSection()
     case "dirt":
         try dirtSection(events: Int(option("--events") ?? "200") ?? 200, flood: Int(option("--flood") ?? "10000") ?? 10000)
+    case "synth-cpu-podium":
+        try synthCPUPodium(voices: Int(option("--voices") ?? "16") ?? 16, seconds: Double(option("--seconds") ?? "4") ?? 4,
+                           only: (option("--synths") ?? "").split(separator: ",").map(String.init), mixed: Int(option("--mixed") ?? "0") ?? 0)
     case "web":
         try webSection(events: Int(option("--events") ?? "200") ?? 200, seconds: Double(option("--seconds") ?? "10") ?? 10)
     default:
