@@ -65,7 +65,7 @@ extension Builtins {
     restart \
     euclidOffFull histpan flatpat degradeBy' unDegradeBy' \
     ncat cps getcps lingerBy squeezeJoin nT rolledWith range' irand' \
-    scaleList arpWith triggerWith contrastBy contrastRange fixRange unfixRange
+    arpWith triggerWith contrastBy contrastRange fixRange unfixRange
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others

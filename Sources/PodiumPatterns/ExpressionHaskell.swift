@@ -17,6 +17,9 @@ extension ExpressionEvaluator {
             return .function(FunctionValue(name: "fmap", parameters: [.function, .same], position: pos) { args throws(PatternError) in
                 try self.apply(args[0], args[1], at: pos)
             })
+        case "scaleList":
+            // Tidal's `unwords` of its scales' names, in its order (a String: text, as a literal).
+            return .poly(Builtins.stringLiteral(Scales.table.map(\.name).joined(separator: " "), pos))
         case "map":
             // `map (\x -> s x) ["bd", "sn"]`, `fastcat $ map (+ 1) [0, 4]`: a list of the results.
             return .function(FunctionValue(name: "map", parameters: [.function, .list], position: pos) { args throws(PatternError) in

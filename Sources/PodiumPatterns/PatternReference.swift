@@ -16,6 +16,7 @@ public enum PatternReference {
         "Nothing": "Nothing :: Maybe a",
         "take": "take :: Int -> [a] -> [a]",
         "map": "map :: (a -> b) -> [a] -> [b]",
+        "scaleList": "scaleList :: String",
         "fmap": "fmap :: (a -> b) -> Pattern a -> Pattern b",
         "lindenmayer": "lindenmayer :: Int -> String -> String -> String",
         "lindenmayerI": "lindenmayerI :: Num b => Int -> String -> String -> [b]",

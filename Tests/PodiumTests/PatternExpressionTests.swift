@@ -403,6 +403,8 @@ struct PatternExpressionTidalTests {
         (#"spread' fast "<1 2> 3" $ s "bd*2 [~ sn]""#, #"spread' fast (pure <$> "<1 2> 3") $ s "bd*2 [~ sn]""#, 2),
         (#"spread' striate "<2 4>" $ s "break*2" # n 1"#, #"spread' striate (pure <$> "<2 4>") $ s "break*2" # n 1"#, 2),
         (#"n (xorwise <$> "1 5 <9 200>") # s "x""#, #"n (fromIntegral . xorwise <$> "1 5 <9 200>") # s "x""#, 2),
+        // scaleList is a String: as a pattern, its words in Tidal's order (Tidal parses it explicitly)
+        (#"s scaleList # n 1"#, #"s (parseBP_E scaleList) # n 1"#, 1),
     ]
 
     // Thread: any
