@@ -6,6 +6,10 @@ extension Engine {
     /// Instruments defined by every orchestra compiled so far (numbers and names): a copy.
     // Thread: any
     public var instruments: InstrumentTable { compiled.withLock { learnPending(&$0); return $0.instruments } }
+    /// The instruments learnt so far, without learning what compiled since (each text a compile
+    /// in a scratch Csound): for an answer that must be quick (`/podium/status` during a flood).
+    // Thread: any
+    public var instrumentsLearnt: InstrumentTable { compiled.withLock { $0.instruments } }
     /// Whether an orchestra compiled so far defines instrument `number` (a note's check: no copy).
     // Thread: any
     public func defines(number: Double) -> Bool { compiled.withLock { learnPending(&$0); return $0.instruments.defines(number: number) } }

@@ -83,7 +83,7 @@ extension OSCSurface {
         reply(to: source, "/podium/status.reply", [
             .int(Int64(e.sampleRate)), .int(Int64(e.ksmps)), .int(Int64(s.lastPeriod)), .int(Int64(s.cycles)),
             .int(Int64(s.xruns)), .int(Int64(s.commands)), .float(s.dspLoad),
-            .int(Int64(e.instruments.numbers.count + e.instruments.names.count)),
+            .int(Int64(e.instrumentsLearnt.numbers.count + e.instrumentsLearnt.names.count)),
             .float(s.lastMergeCallbackMicroseconds / 1000),
         ] + linkArguments)
     }
