@@ -18,9 +18,12 @@ extension SamplerOrchestra {
           ilesl = (iset == 1 || inow < table:i(iost + 7, giPodiumOrbitState) ? 1 : 0)
           if iroom <= 0 && idelay <= 0 && ilesl == 0 igoto podium_orbit_note_done
             if iset == 0 igoto podium_orbit_note_size
-              tableiw (iles != 0 ? iles - 1 : table:i(iost + 4, giPodiumOrbitState)), iost + 4, giPodiumOrbitState
-              tableiw (irate != 0 ? irate - 1 : table:i(iost + 5, giPodiumOrbitState)), iost + 5, giPodiumOrbitState
-              tableiw (ilsize != 0 ? ilsize - 1 : table:i(iost + 6, giPodiumOrbitState)), iost + 6, giPodiumOrbitState
+              ; (in the ranges they mean something in: a mix, a rate in Hz, a cabinet up to a
+              ; metre, past which dirt_leslie's (1 - distance) turns its gain over and up;
+              ; `leslie 1e6 # lsize 1e6` made the orbit 1e12 times louder)
+              tableiw (iles != 0 ? limit(iles - 1, 0, 1) : table:i(iost + 4, giPodiumOrbitState)), iost + 4, giPodiumOrbitState
+              tableiw (irate != 0 ? limit(irate - 1, -1000, 1000) : table:i(iost + 5, giPodiumOrbitState)), iost + 5, giPodiumOrbitState
+              tableiw (ilsize != 0 ? limit(ilsize - 1, 0, 1) : table:i(iost + 6, giPodiumOrbitState)), iost + 6, giPodiumOrbitState
               tableiw limit(inow + idur + giPodiumIdleTime, table:i(iost + 7, giPodiumOrbitState), 1e300), iost + 7, giPodiumOrbitState
         podium_orbit_note_size:
             if iroom <= 0 igoto podium_orbit_note_delay

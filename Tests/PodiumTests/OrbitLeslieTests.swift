@@ -117,6 +117,24 @@ struct OrbitLeslieTests {
         }
     }
 
+    @Test("extreme leslie values stay in the ranges they mean something in (leslie 0–1, lrate ±1000 Hz, lsize 0–1 m): no blast, no NaN, and the orbit's next note sounds as it should")
+    func extremeValues() throws {
+        for extreme in [["leslie": 1e6, "lrate": 1e6, "lsize": 1e6], ["leslie": -3, "lrate": -1e30, "lsize": -5], ["leslie": 1e300, "lrate": 1e300, "lsize": 1e300]] {
+            let engine = try engine()
+            var c: ControlMap = ["freq": .double(200), "amp": .double(0.5), "sustain": .double(0.5)]
+            for (k, v) in extreme { c[k] = .double(v) }
+            try tone(engine, c)
+            // then a plain leslie note on the same orbit
+            try tone(engine, at: 1, ["freq": .double(200), "amp": .double(0.5), "sustain": .double(0.5), "leslie": .double(1), "lrate": .double(6.7), "lsize": .double(0.3)])
+            let x = run(engine, seconds: 1.6)
+            #expect(x.allSatisfy { $0.isFinite }, "\(extreme)")
+            let peak = x.reduce(0) { max($0, abs($1)) }
+            #expect(peak < 2, "\(extreme): peak \(peak)")
+            let later = x[(2 * 48000 + 2 * 4800)..<(2 * 72000)].reduce(0) { max($0, abs($1)) }
+            #expect(later > 0.2 && later < 1.5, "\(extreme): the next note's peak \(later)")
+        }
+    }
+
     @Test("leslie 0 passes a synth's and a sample's sound unchanged (sample for sample); the dry part is linear in leslie: leslie 0.5 is half the dry sound and half leslie 1's")
     func dryPartIsLinear() throws {
         for sampler in [false, true] {
