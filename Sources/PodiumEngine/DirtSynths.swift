@@ -30,13 +30,13 @@ public enum DirtSynths {
         let highest = engine.instruments.numbers.max() ?? 0
         guard highest + all.count - own.count <= OrchestraCheck.maximumInstrumentNumber else { return nil }
         // Their tail (DirtSynthsOutput): the sampler's effects and orbits when it is compiled.
-        let orbits = engine.orbitsInstrument
-        try engine.compileOrchestra([shared, drumsShared, tonesShared, fmShared, noiseShared, meshShared, gverbShared, spacesShared, output(orbits: orbits)].joined(separator: "\n"),
+        let sampler = engine.samplerInstrument != nil
+        try engine.compileOrchestra([shared, drumsShared, tonesShared, fmShared, noiseShared, meshShared, gverbShared, spacesShared, output(sampler: sampler)].joined(separator: "\n"),
                                     source: "podium SuperDirt synths")
         var text = all.filter { !own.contains($0.name) }.map(\.code).joined(separator: "\n\n")
         // Without the sampler, no effect p-fields: the declarations say so (an effect is then
         // named once as a control the synth does not take).
-        if orbits == nil { text = text.replacingOccurrences(of: " +effects\n", with: "\n") }
+        if !sampler { text = text.replacingOccurrences(of: " +effects\n", with: "\n") }
         try engine.compileOrchestra(text, source: "podium SuperDirt synths")
         // Voices made now, not on the audio thread at a synth's first notes (Csound allocates
         // an instance when none is free): 8 of each, 8.7 MB and 14 ms for the first 29 (measured);

@@ -17,11 +17,9 @@ extension DirtSynths {
     /// The p-field of the first effect value (`cutoff`) after a synth's own (p4–p16).
     public static let firstEffectField = 17
 
-    /// `SDdirtout` for a performance whose sampler's orbit instrument is `orbits`, or without one.
-    static func output(orbits: Int?) -> String {
-        guard let orbits else { return plainOutput }
-        return effectsOutput.replacingOccurrences(of: "\"podium_orbits\"", with: "\(orbits)")
-    }
+    /// `SDdirtout` for a performance with the sampler (its effects, and `podium_orbit_note` for
+    /// the orbits, which names podium_orbits' number itself), or without it.
+    static func output(sampler: Bool) -> String { sampler ? effectsOutput : plainOutput }
 
     static let plainOutput = #"""
         ; SuperDirt's tail without the sampler: the level, both channels

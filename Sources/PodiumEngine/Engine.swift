@@ -51,10 +51,9 @@ public final class Engine: @unchecked Sendable {
     /// The orchestra text that compiled, in order (sessions keep it): a copy.
     // Thread: any
     public var orchestraTexts: [String] { compiled.withLock { $0.orchestraTexts } }
-    /// The sampler's first instrument (`podium_sampler`), when the performance has sample banks.
+    /// The sampler's first instrument (`podium_sampler`; `podium_orbits` is
+    /// `SamplerOrchestra.orbitsNumber(first:)`), when the performance has sample banks.
     public internal(set) var samplerInstrument: Int?
-    /// The sampler's held instrument of every orbit's effects (`podium_orbits`).
-    public var orbitsInstrument: Int? { samplerInstrument.map(SamplerOrchestra.orbitsNumber(first:)) }
     /// SuperDirt's synths not compiled because the orchestra has an instrument of that name;
     /// nil when none was compiled (the orchestra's numbers leave no room: `DirtSynths.compile`).
     public internal(set) var dirtSynthsKeptByOrchestra: [String]? = []

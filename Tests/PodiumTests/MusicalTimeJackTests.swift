@@ -202,32 +202,20 @@ final class MusicalTimeTests {
     func replayWithLoops() throws {
         let root = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let driver = makeDriver(tempo: 150, seed: 11)
-        try driver.start()
-        defer { driver.stop() }
-        let loops = LiveLoops(driver: driver)
-        loops.start()
-        defer { loops.stopScheduler() }
-        let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
-        let dir = URL(fileURLWithPath: try recording.startRecording())
-        let producer = driver.makeProducer()
-        try producer.event([3, 0, -1])
-        _ = try loops.define(name: "a", beats: 1, body: "i2 0 0.25 0.3\ni2 0.5 0.125 0.2")
-        Thread.sleep(forTimeInterval: 0.5)
-        try producer.clock(tempo: 173)
-        try producer.event([2, 0.5, 0.5, 0.4], quantize: .grid(4))
-        Thread.sleep(forTimeInterval: 0.4)
-        _ = try loops.define(name: "a", beats: 1.5, body: "i2 0 0.25 0.35\ni2 1 0.25 0.15")
-        try producer.clock(tempo: 97)
-        Thread.sleep(forTimeInterval: 0.9)
-        _ = recording.stopRecording()
+        let dir = try recordedTake(makeDriver(tempo: 150, seed: 11), in: root) { loops, producer in
+            try producer.event([3, 0, -1])
+            _ = try loops.define(name: "a", beats: 1, body: "i2 0 0.25 0.3\ni2 0.5 0.125 0.2")
+            Thread.sleep(forTimeInterval: 0.5)
+            try producer.clock(tempo: 173)
+            try producer.event([2, 0.5, 0.5, 0.4], quantize: .grid(4))
+            Thread.sleep(forTimeInterval: 0.4)
+            _ = try loops.define(name: "a", beats: 1.5, body: "i2 0 0.25 0.35\ni2 1 0.25 0.15")
+            try producer.clock(tempo: 97)
+            Thread.sleep(forTimeInterval: 0.9)
+        }
         let log = try String(contentsOf: dir.appendingPathComponent("events.log"), encoding: .utf8)
         #expect(log.contains(" clock 173.0 4.0 ") && log.contains(" clock 97.0 4.0 "), "tempo changes are journaled")
-        _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
-        let recorded = try samples(dir.appendingPathComponent("audio.wav").path)
-        #expect(recorded.contains { abs($0) > 0.1 }, "the loop was heard")
-        let diff = firstDifference(recorded, try samples(dir.appendingPathComponent("replay.wav").path))
-        #expect(diff == nil, "replay differs at sample \(diff ?? -1)")
+        try expectReplayIdentical(dir, heard: 0.1, "the loop")
     }
 
     @Test("over OSC: /podium/tempo sets and answers, /podium/quant, /podium/score with @bar, /podium/loop and /podium/loop/stop; subscribers hear the beat")

@@ -320,30 +320,18 @@ final class PatternJackTests {
     func replayWithPatterns() throws {
         let root = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let driver = makeDriver(tempo: 150, seed: 5)
-        try driver.start()
-        defer { driver.stop() }
-        let loops = LiveLoops(driver: driver)
-        loops.start()
-        defer { loops.stopScheduler() }
-        let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
-        let dir = URL(fileURLWithPath: try recording.startRecording())
-        let producer = driver.makeProducer()
-        _ = try loops.patterns.run("d1 $ sometimes (# gain 0.5) $ s \"lvl*8?\" # gain (range 0.1 0.4 sine) # legato 0.5", producer: producer, loops: loops)
-        Thread.sleep(forTimeInterval: 0.9)
-        _ = try loops.patterns.run("setcps 0.7", producer: producer, loops: loops)
-        _ = try loops.patterns.run("d2 $ every 2 (fast 2) $ s \"2(3,8)\" # n \"<0 3>\"", producer: producer, loops: loops)
-        Thread.sleep(forTimeInterval: 0.8)
-        _ = try loops.patterns.run("d1 $ s \"lvl [lvl lvl]\" # gain 0.35 # legato 0.25", producer: producer, loops: loops)
-        Thread.sleep(forTimeInterval: 1.2)
-        _ = recording.stopRecording()
+        let dir = try recordedTake(makeDriver(tempo: 150, seed: 5), in: root) { loops, producer in
+            _ = try loops.patterns.run("d1 $ sometimes (# gain 0.5) $ s \"lvl*8?\" # gain (range 0.1 0.4 sine) # legato 0.5", producer: producer, loops: loops)
+            Thread.sleep(forTimeInterval: 0.9)
+            _ = try loops.patterns.run("setcps 0.7", producer: producer, loops: loops)
+            _ = try loops.patterns.run("d2 $ every 2 (fast 2) $ s \"2(3,8)\" # n \"<0 3>\"", producer: producer, loops: loops)
+            Thread.sleep(forTimeInterval: 0.8)
+            _ = try loops.patterns.run("d1 $ s \"lvl [lvl lvl]\" # gain 0.35 # legato 0.25", producer: producer, loops: loops)
+            Thread.sleep(forTimeInterval: 1.2)
+        }
         let log = try String(contentsOf: dir.appendingPathComponent("events.log"), encoding: .utf8)
         #expect(log.contains(" clock 168.0 4.0 "), "setcps 0.7 is a tempo of 168 BPM, journaled")
-        _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
-        let recorded = try samples(dir.appendingPathComponent("audio.wav").path)
-        #expect(recorded.contains { abs($0) > 0.05 }, "the patterns were heard")
-        let diff = firstDifference(recorded, try samples(dir.appendingPathComponent("replay.wav").path))
-        #expect(diff == nil, "replay differs at sample \(diff ?? -1)")
+        try expectReplayIdentical(dir, heard: 0.05, "the patterns")
     }
 
     @Test("a session with SuperDirt's synths and their effects (cutoff, shape, vowel, room, delay, the leslie on its orbit) replays to identical samples")
@@ -355,29 +343,18 @@ final class PatternJackTests {
         var jack = JackOptions(serverName: server.name, connect: false, ksmps: 64)
         jack.tempo = 150
         let driver = JackDriver(source: .text(orchestra: PatternJackTests.orchestra, score: nil, name: "patterns.orc"), options: options, jack: jack)
-        try driver.start()
-        defer { driver.stop() }
-        let loops = LiveLoops(driver: driver)
-        loops.start()
-        defer { loops.stopScheduler() }
-        let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
-        let dir = URL(fileURLWithPath: try recording.startRecording())
-        let producer = driver.makeProducer()
-        for statement in [#"d1 $ n "0 4 7 <12 11>" # s "superpiano" # cutoff 2000 # room 0.3 # size 0.8 # orbit 1"#,
-                          #"d2 $ n "0*2 [~ 7]" # s "supersaw" # leslie 1 # lrate 3 # lsize 0.5 # orbit 2 # legato 0.8"#,
-                          #"d3 $ n "0(3,8)" # s "superkick" # shape 0.4 # delay 0.3 # delaytime 0.125 # delayfeedback 0.6 # orbit 3"#] {
-            _ = try loops.patterns.run(statement, producer: producer, loops: loops)
+        let dir = try recordedTake(driver, in: root) { loops, producer in
+            for statement in [#"d1 $ n "0 4 7 <12 11>" # s "superpiano" # cutoff 2000 # room 0.3 # size 0.8 # orbit 1"#,
+                              #"d2 $ n "0*2 [~ 7]" # s "supersaw" # leslie 1 # lrate 3 # lsize 0.5 # orbit 2 # legato 0.8"#,
+                              #"d3 $ n "0(3,8)" # s "superkick" # shape 0.4 # delay 0.3 # delaytime 0.125 # delayfeedback 0.6 # orbit 3"#] {
+                _ = try loops.patterns.run(statement, producer: producer, loops: loops)
+            }
+            Thread.sleep(forTimeInterval: 1.2)
+            _ = try loops.patterns.run(#"d2 $ n "5 9" # s "superhoover" # leslie 0.5 # vowel "a" # orbit 2"#, producer: producer, loops: loops)
+            _ = try loops.patterns.run(#"d4 $ n "[0, 3]" # s "supermandolin" # orbit 2"#, producer: producer, loops: loops)
+            Thread.sleep(forTimeInterval: 1.2)
         }
-        Thread.sleep(forTimeInterval: 1.2)
-        _ = try loops.patterns.run(#"d2 $ n "5 9" # s "superhoover" # leslie 0.5 # vowel "a" # orbit 2"#, producer: producer, loops: loops)
-        _ = try loops.patterns.run(#"d4 $ n "[0, 3]" # s "supermandolin" # orbit 2"#, producer: producer, loops: loops)
-        Thread.sleep(forTimeInterval: 1.2)
-        _ = recording.stopRecording()
-        _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
-        let recorded = try samples(dir.appendingPathComponent("audio.wav").path)
-        #expect(recorded.contains { abs($0) > 0.05 }, "the synths were heard")
-        let diff = firstDifference(recorded, try samples(dir.appendingPathComponent("replay.wav").path))
-        #expect(diff == nil, "replay differs at sample \(diff ?? -1)")
+        try expectReplayIdentical(dir, heard: 0.05, "the synths")
     }
 
     @Test("at the REPL: d1 $ …, a block, :patterns, d4 silence, a refusal with its column and caret, undeclared controls once, hush")

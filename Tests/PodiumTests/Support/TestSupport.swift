@@ -1,6 +1,8 @@
 import Foundation
 import PodiumHost
 import PodiumProbe
+import PodiumSession
+import PodiumSurfaces
 import Testing
 import Synchronization
 
@@ -215,6 +217,31 @@ func capturingStandardOutputAndError(_ body: () throws -> Void) rethrows -> Stri
 func firstDifference(_ a: [Double], _ b: [Double]) -> Int? {
     if a.count != b.count { return min(a.count, b.count) }
     return zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+}
+
+/// A live take on `driver` (started here, its loops' scheduler with it): `play` runs while the
+/// session records; the session's directory is returned once recording has stopped.
+func recordedTake(_ driver: JackDriver, in root: URL, _ play: (LiveLoops, CommandProducer) throws -> Void) throws -> URL {
+    try driver.start()
+    defer { driver.stop() }
+    let loops = LiveLoops(driver: driver)
+    loops.start()
+    defer { loops.stopScheduler() }
+    let recording = Recording(driver: driver, sessions: root, podiumVersion: "test")
+    let dir = URL(fileURLWithPath: try recording.startRecording())
+    try play(loops, driver.makeProducer())
+    _ = recording.stopRecording()
+    return dir
+}
+
+/// `podium replay`'s engine renders the take in `dir` to replay.wav: it is heard (a sample past
+/// `heard`) and identical, sample for sample, to what the performance recorded.
+func expectReplayIdentical(_ dir: URL, heard: Double, _ what: String) throws {
+    _ = try SessionReplayer(directory: dir).run(output: dir.appendingPathComponent("replay.wav").path)
+    let recorded = try samples(dir.appendingPathComponent("audio.wav").path)
+    #expect(recorded.contains { abs($0) > heard }, "\(what) was heard")
+    let diff = firstDifference(recorded, try samples(dir.appendingPathComponent("replay.wav").path))
+    #expect(diff == nil, "replay differs at sample \(diff ?? -1)")
 }
 
 /// Runs `work` on another thread; after `wait()`, `value` is its result (nil when it threw).

@@ -13,7 +13,9 @@ Needs Debian's supercollider-language, supercollider-server, sc3-plugins-server.
 """
 import json, os, struct, subprocess, sys, tempfile
 
-from pythonosc import osc_message_builder
+# An NRT score's messages and bundles: bench/synth_cpu.py's
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "bench"))
+from synth_cpu import bundle, message  # noqa: E402
 
 CASES = [  # name, tone Hz, seconds, controls
     ("leslie1_100hz", 100, 2, {"leslie": 1}),
@@ -30,21 +32,6 @@ SynthDescLib.global.at(\\dirt_leslie2).def.writeDefFile(out);
 "PODIUM-DEFS-DONE".postln;
 0.exit;
 """
-
-
-def message(address, *args):
-    m = osc_message_builder.OscMessageBuilder(address=address)
-    for a in args:
-        m.add_arg(a)
-    return m.build().dgram
-
-
-def bundle(seconds, messages):
-    whole = int(seconds)
-    body = b"#bundle\0" + struct.pack(">II", whole, int((seconds - whole) * (1 << 32)))
-    for m in messages:
-        body += struct.pack(">i", len(m)) + m
-    return struct.pack(">i", len(body)) + body
 
 
 def main():
