@@ -10,6 +10,8 @@
   3. 50 pages open (each on /ws and on /collab/patterns, reading everything) while a pattern plays
      and one page types, against none: podium's callback p99 and longest (its stop line) and the
      xruns, in two runs of the same length.
+  `editor_bench.py relay [UPDATES [RATE]]`: the relay under a long edit history (50,000 updates at
+     450 a second by default), a newcomer's sync, and a page that never reads (`bench/run editor relay`).
   `editor_bench.py soak MINUTES`: three pages typing and evaluating for that long, podium's RSS
      every 10 s and its slope after the first minute (`bench/run editor soak 10`).
 Prints markdown tables.
@@ -283,9 +285,69 @@ def soak_main(minutes):
         print(f"\nAfter the first minute: {first:.1f} → {last:.1f} MiB ({(last - first) / max(span, 1e-9):+.2f} MiB a minute)")
 
 
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "PodiumTests", "Fixtures")
+
+
+def relay_client(pod, name, args, timeout=600):
+    """Tests/PodiumTests/Fixtures/relay_client.py against the patterns buffer: its stdout."""
+    url = f"ws://127.0.0.1:{pod.web}/collab/patterns?token={pod.token}&name={name}"
+    r = subprocess.run([sys.executable, os.path.join(FIXTURES, "relay_client.py"), url] + args,
+                       capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise SystemExit(f"relay_client {args[0]}: {r.stderr[-800:]}")
+    return r.stdout
+
+
+def relay_main(updates, rate):
+    """The relay under a long edit history, without a browser: one page types `updates` Yjs
+    updates (made by Debian's node-yjs) at `rate` a second and never answers `compact`, so
+    Podium compacts the room itself; then a new page joins (its frames and time to sync), and
+    a page that reads nothing while another sends 48 awareness frames of 1 MiB. Podium's RSS
+    before and after each."""
+    server, jackd, work = dummy_server()
+    typed = os.path.join(work, "typed.hex")
+    with open(typed, "w") as f:
+        f.write(subprocess.run(["node", os.path.join(FIXTURES, "yjs_updates.cjs"), "typing", str(updates), "7"],
+                               env=dict(os.environ, NODE_PATH="/usr/share/nodejs"), capture_output=True, text=True, check=True).stdout)
+    seconds = updates / rate + 120
+    pod = Podium(server, work, seconds)
+    try:
+        pid = podium_pid(pod.p.pid)
+        rss0 = rss_mib(pid)
+        t = time.time()
+        relay_client(pod, "typist", ["type", typed, str(updates), str(rate), "0"], timeout=seconds)
+        typing_s = time.time() - t
+        rss1 = rss_mib(pid)
+        joined = relay_client(pod, "newcomer", ["join"])
+        frames = re.search(r"log frames (\d+)", joined).group(1)
+        sync_ms = re.search(r"sync ms (\d+)", joined).group(1)
+        deaf = subprocess.Popen([sys.executable, os.path.join(FIXTURES, "relay_client.py"),
+                                 f"ws://127.0.0.1:{pod.web}/collab/patterns?token={pod.token}&name=deaf", "deaf", "40"])
+        time.sleep(1)
+        relay_client(pod, "loud", ["awareness", "48", str(1 << 20)])
+        time.sleep(3)
+        rss2 = rss_mib(pid)
+        deaf.kill()
+        deaf.wait()
+        pod.p.terminate()
+        out = pod.stop()
+    finally:
+        if pod.p.poll() is None:
+            pod.p.kill()
+        jackd.terminate()
+        jackd.wait()
+    print(f"### Editor relay: {updates} updates typed by one page at {rate:.0f} a second, never compacted by a page; a newcomer joins; a page that never reads beside 48 awareness frames of 1 MiB\n")
+    print("| updates | typing (s) | RSS before (MiB) | after typing | newcomer's frames | newcomer's sync (ms) | after the deaf page | relay's counters |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    counters = re.search(r"editor relay: ([^\n]*)", out)
+    print(f"| {updates} | {typing_s:.0f} | {rss0:.1f} | {rss1:.1f} | {frames} | {sync_ms} | {rss2:.1f} | {counters.group(1) if counters else '—'} |")
+
+
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "soak":
         return soak_main(float(sys.argv[2]))
+    if len(sys.argv) > 1 and sys.argv[1] == "relay":
+        return relay_main(int(sys.argv[2]) if len(sys.argv) > 2 else 50000, float(sys.argv[3]) if len(sys.argv) > 3 else 450)
     server, jackd, work = dummy_server()
     try:
         pod = Podium(server, work, 60)

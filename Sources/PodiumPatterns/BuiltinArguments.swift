@@ -55,6 +55,14 @@ enum Parameter: Sendable {
     /// A pattern of values, each given to the `spreader` before it, the result bound with the
     /// pattern after it (`spread'`'s `"1 2"` in `spread' fast "1 2" $ s "bd sn"`).
     case bindValues
+    /// A test of two values (`contrastBy`'s `(>=)`, `\a v -> v > a`).
+    case valueTest
+    /// A map of control names to (low, high) pairs (`contrastRange`'s
+    /// `(pure $ Map.fromList [("n", (VN 0, VN 3))])`).
+    case ranges
+    /// A function of a list of events that reorders, repeats or drops them (`arpWith`'s
+    /// `reverse`, `take 2`, `\x -> x ++ reverse x`).
+    case listFunction
 }
 
 /// A built-in's arguments, each ready for the function it runs.
@@ -82,6 +90,10 @@ enum BuiltinArgument {
     case predicate(@Sendable (Time) -> Bool)
     case numberFunction(@Sendable (Time) -> Double)
     case combiner(@Sendable (Pattern<ControlMap>, Pattern<ControlMap>) -> Pattern<ControlMap>)
+    case valueTest(@Sendable (Value, Value) -> Bool)
+    case ranges([String: (Value, Value)])
+    /// For a list of this many events, the events it gives, by their place in the list.
+    case listFunction(@Sendable (Int) -> [Int])
     /// Taken with the next parameter (`spreader`).
     case none
 }
@@ -116,6 +128,9 @@ struct BuiltinArguments {
     func combiner(_ i: Int) -> @Sendable (Pattern<ControlMap>, Pattern<ControlMap>) -> Pattern<ControlMap> {
         if case let .combiner(f) = items[i] { return f }; return { a, _ in a }
     }
+    func valueTest(_ i: Int) -> @Sendable (Value, Value) -> Bool { if case let .valueTest(f) = items[i] { return f }; return { _, _ in false } }
+    func ranges(_ i: Int) -> [String: (Value, Value)] { if case let .ranges(r) = items[i] { return r }; return [:] }
+    func listFunction(_ i: Int) -> @Sendable (Int) -> [Int] { if case let .listFunction(f) = items[i] { return f }; return { Array(0..<$0) } }
     /// A list of plain numbers as whole numbers (floored, clamped).
     func ints(_ i: Int) -> [Int] { numbers(i).map { Int(clamping: $0.floorInt) } }
     func fs(_ i: Int) -> [@Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>] { if case let .functions(f) = items[i] { return f }; return [] }

@@ -228,6 +228,12 @@ struct Builtin: Sendable {
                 items.append(.numberFunction(try ev.numberFunction(a, context)))
             case .combiner:
                 items.append(.combiner(try ev.combiner(a, kind: k, context, failure: failure)))
+            case .valueTest:
+                items.append(.valueTest(try ev.valueTest(a, context)))
+            case .ranges:
+                items.append(.ranges(try ev.ranges(a, context)))
+            case .listFunction:
+                items.append(.listFunction(try ev.listFunction(a, context)))
             case .bindValues:
                 guard index >= 1, index + 1 < args.count else { throw Builtins.expected("a pattern of values", context, a) }
                 items.append(.pattern(try ev.bound(function: args[index - 1], values: a, over: args[index + 1], kind: k, context)))

@@ -63,9 +63,8 @@ extension Builtins {
     wait \
     superimpose' numerals \
     restart \
-    euclidOffFull histpan flatpat degradeBy' unDegradeBy' \
-    ncat cps getcps lingerBy squeezeJoin nT rolledWith range' irand' \
-    arpWith triggerWith contrastBy contrastRange fixRange unfixRange
+    euclidOffFull histpan degradeBy' unDegradeBy' \
+    ncat cps getcps lingerBy squeezeJoin nT rolledWith range' irand'
     """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
 
     /// Statement words (`d1` … `d16`, `p`, `hush`, `once`, `setcps`, `solo` and the others

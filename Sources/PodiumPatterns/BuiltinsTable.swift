@@ -97,6 +97,10 @@ extension Builtins {
         // Arpeggios: a chord's notes one after another.
         t["arp"] = Builtin([.pattern(.string), .same]) { a, _ in arp(a.p(0).map { $0[plainValueKey]?.string ?? "" }, a.p(1)) }
         t["arpeggiate"] = Builtin([.same]) { a, _ in arpeggiate(a.p(0)) }
+        t["arpWith"] = Builtin([.listFunction, .same]) { a, _ in
+            let places = a.listFunction(0)
+            return arpWith({ es in places(es.count).map { es[$0] } }, a.p(1))
+        }
         t["arpg"] = t["arpeggiate"]
         // Samples cut into parts (Tidal's Sound.Tidal.Control).
         t["chop"] = Builtin([.pattern(.int), .pattern(.control)], .fixed(.control)) { a, _ in chop(a.int(0), a.p(1)) }

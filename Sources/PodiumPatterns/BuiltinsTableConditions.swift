@@ -33,6 +33,20 @@ extension Builtins {
         // which change nothing here (every number is exact until it is played).
         t["sig"] = Builtin([.numberFunction], .numeric) { a, k in plain(sig(a.numberFunction(0)), k) }
         for name in ["fromRational", "toRational", "fromIntegral", "realToFrac"] { t[name] = Builtin([.same], .numeric) { a, _ in a.p(0) } }
+        // Haskell's roundings to whole numbers (`triggerWith (fromIntegral . floor)`); `round`
+        // takes a half to the even neighbour, as Haskell's does.
+        let roundings: [(String, @Sendable (Time) -> Int64)] = [
+            ("floor", { $0.floorInt }), ("ceiling", { $0.ceilInt }), ("truncate", { $0 < .zero ? $0.ceilInt : $0.floorInt }),
+            ("round", { t in
+                let f = t.floorInt, rest = t - Time(f)
+                if rest < Time(1, 2) { return f }
+                if rest > Time(1, 2) { return f &+ 1 }
+                return f % 2 == 0 ? f : f &+ 1
+            }),
+        ]
+        for (name, rounded) in roundings {
+            t[name] = Builtin([.pattern(.time)], .fixed(.int)) { a, _ in a.time(0).map { [plainValueKey: .int(Int(clamping: rounded($0)))] } }
+        }
         t["mod"] = operatorBuiltin("mod", .mod, .both)
         t["mod'"] = t["mod"]
     }

@@ -19,6 +19,7 @@ extension Builtins {
         t["pickF"] = Builtin([.pattern(.int), .functions, .same]) { a, _ in pickF(a.int(0), a.fs(1), a.p(2)) }
         t["squeeze"] = Builtin([.pattern(.int), .list]) { a, _ in squeeze(a.int(0), a.list(1)) }
         t["foldEvery"] = Builtin([.numbers, .function, .same]) { a, _ in foldEvery(a.ints(0), a.f(1), a.p(2)) }
+        t["flatpat"] = Builtin([.list]) { a, _ in stack(a.list(0)) }
         t["fromList"] = Builtin([.values]) { a, _ in slowcat(a.plainValues(0).map { P.pure($0) }) }
         t["fastFromList"] = Builtin([.values]) { a, _ in fastcat(a.plainValues(0).map { P.pure($0) }) }
         t["listToPat"] = t["fastFromList"]
@@ -130,6 +131,10 @@ extension Builtins {
         t["qt"] = t["qtrigger"]
         t["ftrigger"] = triggered { $0.sam }
         // Haskell's `round`: halves to even.
+        t["triggerWith"] = Builtin([.numberFunction, .key, .same]) { a, _ in
+            let f = a.numberFunction(0)
+            return a.trigger.map { $0.shifted(a.p(2)) { Time(f($0)) } } ?? a.p(2)
+        }
         t["rtrigger"] = triggered { Time(Int64($0.double.rounded(.toNearestOrEven))) }
         // `ftrigger` of the pattern with its cycles up to 0 silent: it starts a cycle after.
         t["reset"] = Builtin([.key, .same]) { a, _ in
@@ -152,6 +157,18 @@ extension Builtins {
         t["grain"] = Builtin([.pattern(.double), .pattern(.double)], .fixed(.control)) { a, _ in grain(a.double(0), a.double(1)) }
         t["contrast"] = Builtin([.function, .function, .pattern(.control), .pattern(.control)], .fixed(.control)) { a, _ in
             contrast(a.f(0), a.f(1), a.p(2), a.p(3))
+        }
+        t["contrastBy"] = Builtin([.valueTest, .function, .function, .pattern(.control), .pattern(.control)], .fixed(.control)) { a, _ in
+            contrastBy(a.valueTest(0), a.f(1), a.f(2), a.p(3), a.p(4))
+        }
+        t["contrastRange"] = Builtin([.function, .function, .ranges, .pattern(.control)], .fixed(.control)) { a, _ in
+            contrastRange(a.f(0), a.f(1), a.ranges(2), a.p(3))
+        }
+        t["fixRange"] = Builtin([.function, .ranges, .pattern(.control)], .fixed(.control)) { a, _ in
+            contrastRange(a.f(0), { $0 }, a.ranges(1), a.p(2))
+        }
+        t["unfixRange"] = Builtin([.function, .ranges, .pattern(.control)], .fixed(.control)) { a, _ in
+            contrastRange({ $0 }, a.f(0), a.ranges(1), a.p(2))
         }
     }
 

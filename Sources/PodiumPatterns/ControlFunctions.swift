@@ -48,12 +48,22 @@ func tidalEqual(_ a: Value, _ b: Value) -> Bool {
 public func contrast(_ f: @escaping @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>,
                      _ g: @escaping @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>,
                      _ controls: Pattern<ControlMap>, _ p: Pattern<ControlMap>) -> Pattern<ControlMap> {
+    contrastBy({ a, v in tidalEqual(a, v) }, f, g, controls, p)
+}
+
+/// Tidal's `contrastBy`: an event matches a map of `controls` (those at its onset) when it has
+/// every key of the map and `test` holds between the map's value and its own; `f` is applied
+/// to the events that match one, `g` to the others.
+public func contrastBy<A>(_ test: @escaping @Sendable (A, Value) -> Bool,
+                          _ f: @escaping @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>,
+                          _ g: @escaping @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>,
+                          _ controls: Pattern<[String: A]>, _ p: Pattern<ControlMap>) -> Pattern<ControlMap> {
     let cq = controls.query, pq = p.query
     let matches = Pattern<(Bool, ControlMap)> { st in
         pq(st).map { e in
             let s = e.wholeStart
             let found = cq(Arc(s, s)).contains { c in
-                c.value.allSatisfy { k, v in e.value[k].map { tidalEqual(v, $0) } ?? false }
+                c.value.allSatisfy { k, a in e.value[k].map { test(a, $0) } ?? false }
             }
             return e.with(value: (found, e.value))
         }
@@ -61,6 +71,64 @@ public func contrast(_ f: @escaping @Sendable (Pattern<ControlMap>) -> Pattern<C
     let matched = matches.filterValues { $0.0 }.map(\.1)
     let unmatched = matches.filterValues { !$0.0 }.map(\.1)
     return f(matched).overlay(g(unmatched))
+}
+
+/// Tidal's `contrastRange`: an event matches when each of the map's controls is within its
+/// (low, high) pair, both ends included; integers, floats and notes each against their own
+/// kind only, and a string only when it equals both ends.
+public func contrastRange(_ f: @escaping @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>,
+                          _ g: @escaping @Sendable (Pattern<ControlMap>) -> Pattern<ControlMap>,
+                          _ ranges: [String: (Value, Value)], _ p: Pattern<ControlMap>) -> Pattern<ControlMap> {
+    let pairs = ranges.mapValues { RangePair(low: $0.0, high: $0.1) }
+    return contrastBy({ (r: RangePair, v: Value) in r.holds(v) }, f, g, .pure(pairs), p)
+}
+
+/// A (low, high) pair of `contrastRange`.
+public struct RangePair: Sendable {
+    public var low: Value, high: Value
+
+    func holds(_ v: Value) -> Bool {
+        switch (low, high, v) {
+        case let (.int(s), .int(e), .int(x)): return x >= s && x <= e
+        case let (.double(s), .double(e), .double(x)), let (.note(s), .note(e), .note(x)): return x >= s && x <= e
+        case let (.string(s), .string(e), .string(x)): return x == s && x == e
+        default: return false
+        }
+    }
+}
+
+/// Tidal's `compare` of two values (`Ord Value`): strings, then booleans, before every number;
+/// numbers of any kind by number. -1, 0 or 1.
+func tidalCompare(_ a: Value, _ b: Value) -> Int {
+    func order<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x > y ? 1 : 0) }
+    switch (a, b) {
+    case let (.string(x), .string(y)):
+        let u = x.unicodeScalars.map(\.value), w = y.unicodeScalars.map(\.value)
+        return u.lexicographicallyPrecedes(w) ? -1 : (w.lexicographicallyPrecedes(u) ? 1 : 0)
+    case let (.bool(x), .bool(y)): return order(x ? 1 : 0, y ? 1 : 0)
+    case (.string, _): return -1
+    case (_, .string): return 1
+    case (.bool, _): return -1
+    case (_, .bool): return 1
+    case let (.rational(x), .rational(y)): return order(x, y)
+    case let (.int(x), .int(y)): return order(x, y)
+    case let (.rational(x), .int(y)): return order(x, Time(y))
+    case let (.int(x), .rational(y)): return order(Time(x), y)
+    default: return order(a.number ?? 0, b.number ?? 0)
+    }
+}
+
+/// Tidal's comparison operators on values, by name (`contrastBy (>=)`).
+func tidalComparison(_ name: String) -> (@Sendable (Value, Value) -> Bool)? {
+    switch name {
+    case "==": return { tidalEqual($0, $1) }
+    case "/=": return { !tidalEqual($0, $1) }
+    case "<": return { tidalCompare($0, $1) < 0 }
+    case "<=": return { tidalCompare($0, $1) <= 0 }
+    case ">": return { tidalCompare($0, $1) > 0 }
+    case ">=": return { tidalCompare($0, $1) >= 0 }
+    default: return nil
+    }
 }
 
 /// Tidal's `fix`: `f` applied to the matching events only.

@@ -209,8 +209,9 @@ struct ExpressionEvaluator {
     func lookup(_ name: String, _ pos: SourcePosition) throws(PatternError) -> RuntimeValue {
         if let v = values[name] { return v }
         if bindings[name] != nil { return try bound(name, pos) }
+        if let v = listPattern(name, pos) { return v }
         if let b = Builtins.table[name] { return .function(b.value(name, pos, self)) }
-        if let v = haskellName(name, pos) { return v }
+        if let v = haskellName(name, pos) ?? haskellListName(name, pos) { return v }
         if let v = Builtins.constants[name] { return .poly(v(pos)) }
         if let c = Builtins.controlFunction(name, extraControls: extraControls, pos) { return c }
         if Builtins.unsupported.contains(name) {
@@ -261,8 +262,12 @@ struct ExpressionEvaluator {
         case let .function(f):
             let p = f.position
             throw PatternError("\(context) expects \(kind.expectation), but `\(f.name)` is a function still missing \(f.remaining.count) argument\(f.remaining.count == 1 ? "" : "s")", column: p.column, line: p.line)
-        case let .list(_, p), let .tuple(_, p):
-            throw PatternError("\(context) expects \(kind.expectation), not a \(v.isList ? "list" : "tuple")", column: p.column, line: p.line)
+        case let .list(xs, p):
+            // A list of patterns may be a pattern of lists (`listToPat [[0, 4], [7]]`).
+            let hint = xs.isEmpty ? "" : " (`flatpat` plays a pattern of lists' values together)"
+            throw PatternError("\(context) expects \(kind.expectation), not a list\(hint)", column: p.column, line: p.line)
+        case let .tuple(_, p):
+            throw PatternError("\(context) expects \(kind.expectation), not a tuple", column: p.column, line: p.line)
         }
     }
 

@@ -134,6 +134,11 @@ enum ExpressionLexer {
                 var j = i
                 var s = ""
                 while j < chars.count, isNameCharacter(chars[j]) { s.append(chars[j]); j += 1 }
+                // A qualified name (`Map.fromList`): a module's name, a dot, a name, no spaces.
+                while s.first?.isUppercase == true, j + 1 < chars.count, chars[j] == ".", isNameStart(chars[j + 1]) {
+                    s.append("."); j += 1
+                    while j < chars.count, isNameCharacter(chars[j]) { s.append(chars[j]); j += 1 }
+                }
                 out.append(.init(kind: .name(s), line: line, column: col))
                 i = j
                 continue

@@ -58,6 +58,7 @@ struct Fixity: Sendable {
         case "+", "-": return Fixity(precedence: 6, rightAssociative: false)
         case "*", "/": return Fixity(precedence: 7, rightAssociative: false)
         case "<>": return Fixity(precedence: 6, rightAssociative: true)
+        case "++": return Fixity(precedence: 5, rightAssociative: true)
         case "<$>", "<*>": return Fixity(precedence: 4, rightAssociative: false)
         // Haskell's Prelude: comparisons `infix 4`, `mod` and `div` `infixl 7`, `elem` `infix 4`.
         case "==", "/=", "<", "<=", ">", ">=", "elem": return Fixity(precedence: 4, rightAssociative: false)

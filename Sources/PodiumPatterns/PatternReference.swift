@@ -20,6 +20,21 @@ public enum PatternReference {
         "fmap": "fmap :: (a -> b) -> Pattern a -> Pattern b",
         "lindenmayer": "lindenmayer :: Int -> String -> String -> String",
         "lindenmayerI": "lindenmayerI :: Num b => Int -> String -> String -> [b]",
+        "reverse": "reverse :: [a] -> [a]",
+        "init": "init :: [a] -> [a]",
+        "tail": "tail :: [a] -> [a]",
+        "drop": "drop :: Int -> [a] -> [a]",
+        "concat": "concat :: [[a]] -> [a]",
+        "++": "(++) :: [a] -> [a] -> [a]",
+        "pure": "pure :: a -> Pattern a",
+        "return": "return :: a -> Pattern a",
+        "VF": "VF :: Double -> Value",
+        "VN": "VN :: Note -> Value",
+        "VI": "VI :: Int -> Value",
+        "VR": "VR :: Rational -> Value",
+        "VS": "VS :: String -> Value",
+        "Map.fromList": "Map.fromList :: [(String, a)] -> Map String a",
+        "Map.singleton": "Map.singleton :: String -> a -> Map String a",
     ]
 
     /// Names Tidal has that the language refuses by name ("… is not supported yet").
@@ -150,6 +165,13 @@ public enum PatternReference {
         "press": "each event moved halfway into its own time (syncopation)",
         "bite": "plays the numbered one of N parts of each cycle in each event",
         "ghost": "adds two quieter, shorter, higher copies after each event (ghost notes)",
+        "arpWith": "a chord's notes one after another in the order a list function gives: arpWith reverse, arpWith (\\x -> x ++ reverse x)",
+        "contrastBy": "one function for the events whose controls pass a test against a map's, another for the rest: contrastBy (>=) (# crush 4) id (n 3)",
+        "contrastRange": "one function for the events whose controls are within ranges, another for the rest: (pure $ Map.fromList [(\"n\", (VN 0, VN 3))])",
+        "fixRange": "a function for the events whose controls are within ranges: fixRange (# crush 4) (pure $ Map.singleton \"n\" (VN 0, VN 3))",
+        "unfixRange": "a function for the events whose controls are outside ranges (fixRange's other side)",
+        "flatpat": "a pattern of lists played as its values together: n (flatpat $ listToPat [[0, 4, 7], [2, 5]])",
+        "triggerWith": "starts the pattern at a function of the evaluation's cycle: triggerWith (fromIntegral . floor) 1",
     ]
 
     /// `speed`: "a number (Tidal's pF)"; nil for a name that is not a control.
@@ -203,6 +225,9 @@ public enum PatternReference {
         case .numberFunction: return "(Time -> a)"
         case .combiner: return "(Pattern a -> Pattern a -> Pattern a)"
         case .bindValues: return "Pattern b"
+        case .valueTest: return "(a -> Value -> Bool)"
+        case .ranges: return "Pattern (Map String (Value, Value))"
+        case .listFunction: return "([EventF (ArcF Time) a] -> [EventF (ArcF Time) a])"
         }
     }
 }

@@ -394,6 +394,32 @@ struct PatternExpressionTidalTests {
         (#"s (fmap (pick "drum") "0 1 [2 3]") # speed 1.5"#, 2),
         (#"sound (pick "arpy" <$> "0 .. 3") # legato 1"#, 1),
         (#"n ((+) <$> "0 7" <*> "<0 3 5>") # s "superpiano""#, 3),
+        // arpWith, contrastBy, contrastRange, fixRange, unfixRange, flatpat, Haskell's roundings
+        (#"arpWith reverse $ n "c'maj e'min" # s "superpiano""#, 2),
+        (#"arpWith (\x -> x ++ reverse x) $ n "<c'maj7 e'min9>" # s "superpiano""#, 4),
+        (#"arpWith (take 2) $ n "[0,4,7] [2,5,9,12]" # s "x""#, 1),
+        (#"arpWith (\es -> init es ++ init (reverse es)) $ n "c'major'ii e'minor7'o" # s "superpiano""#, 2),
+        (#"arpWith (drop 1 . reverse) $ n "c'maj'5 <e'min a'min7>" # legato 1"#, 4),
+        (#"contrastBy (>=) (# crush 4) (# speed 2) (n "2") $ n "0 .. 7" # s "drum""#, 2),
+        (#"contrastBy (/=) (# vowel "a") (# pan 0) (s "bd") $ s "bd sn [bd hh]""#, 2),
+        (#"contrastBy (\a v -> v > a) (|+ n 12) id (n 4) $ n "0 .. 7" # s "superpiano""#, 2),
+        (#"contrastBy (<) (# crush 3) (# coarse 4) (n "<3 5>") $ n "0 2 4 6" # s "drum""#, 4),
+        (#"contrastRange (# crush 4) (# speed 2) (pure $ Map.fromList [("n", (VN 0, VN 3))]) $ n "0 .. 7" # s "drum""#, 2),
+        (#"fixRange (# crush 4) (pure $ Map.fromList [("n", (VN 2, VN 5))]) $ n "0 .. 7" # s "drum""#, 2),
+        (#"unfixRange (# speed 2) (pure $ Map.singleton "speed" (VF 1, VF 1.5)) $ s "bd*8" # speed "1 1.25 2 0.5""#, 2),
+        (#"fixRange (# crush 4) (pure $ Map.fromList [("n", (VF 0, VF 3))]) $ n "0 1" # s "x""#, 2),
+        (#"fixRange (|* gain 0.8) (pure $ Map.fromList [("s", (VS "sn", VS "sn")), ("n", (VN 0, VN 1))]) $ s "bd sn sn" # n "0 1 2" # gain 1"#, 2),
+        (#"unfixRange (# cut 1) (pure (Map.fromList [("cut", (VI 1, VI 2))])) $ s "bd*4" # cut "0 1 2 3""#, 2),
+        (#"n (flatpat $ listToPat [[0,4,7],[2,5]]) # s "superpiano""#, 2),
+        (#"n (flatpat $ fromList [[0,4,7],[2,5,9,12]]) # s "superpiano""#, 4),
+        (#"n (flatpat $ (\x -> [x, x + 7]) <$> "0 2 <4 5>") # s "superpiano""#, 4),
+        (#"n (flatpat $ fmap (\x -> [x, x + 12, x + 19]) "c e g") # s "superpiano" # legato 0.5"#, 2),
+        (#"n (fromIntegral . round <$> "0.5 1.5 2.5 -1.5 2.7") # s "x""#, 2),
+        (#"n (fromIntegral . floor <$> "0.5 -1.5 2.7") # s "x""#, 2),
+        (#"n (fromIntegral . ceiling <$> "0.5 -1.5 2.7") # s "x""#, 2),
+        (#"n (fromIntegral . truncate <$> "0.5 -1.5 2.7") # s "x""#, 2),
+        (#"triggerWith (fromIntegral . floor) 1 $ s "bd sn""#, 2),
+        (#"every 2 (arpWith reverse) $ n "c'maj'i e'min'o" # s "superpiano""#, 2),
     ]
 
     /// Written as Tidal's documentation writes them, where Tidal 1.7's types need more words
@@ -520,6 +546,29 @@ struct PatternLanguageTests {
         }
     }
 
+    @Test("triggerWith shifts by its function of the takeover's cycle; arpWith, contrastBy, contrastRange and flatpat say what they cannot take, where")
+    func triggerWithAndListFunctionErrors() throws {
+        let start = TriggerStart(Time(5, 2))
+        let language = PatternLanguage(trigger: start)
+        for (text, shift) in [(#"triggerWith (fromIntegral . floor) 1 $ n "0 1 2""#, Time(2)), (#"triggerWith (+ 0.25) "x" $ n "0 1 2""#, Time(11, 4)),
+                              (#"triggerWith (fromIntegral . round) 1 $ n "0 1 2""#, Time(2)), (#"triggerWith id 1 $ n "0 1 2""#, Time(5, 2))] {
+            let ours = EventLines.lines(try language.pattern(text), cycles: 4)
+            let shifted = EventLines.lines(try PatternLanguage().pattern(#"n "0 1 2""#).rotR(shift), cycles: 4)
+            #expect(ours == shifted && !ours.isEmpty, "\(text)")
+        }
+        for (text, column, words) in [(#"arpWith (map (+ 1)) $ n "c'maj""#, 10, "not make new ones"),
+                                      (#"arpWith 3 $ n "c'maj""#, 9, "a function of a list of events"),
+                                      (#"contrastBy 3 id id (n 1) $ n "0 1""#, 12, "a test of two values"),
+                                      (#"fixRange (# crush 4) (pure $ Map.fromList [("n", (0, 3))]) $ n "0 1""#, 51, "a value with its kind"),
+                                      (#"fixRange (# crush 4) (n 3) $ n "0 1""#, 23, "a map of controls to ranges"),
+                                      (#"n (flatpat "0 1")"#, 13, "a list"),
+                                      (#"n (flatpat $ listToPat [[0, 1], [2, "bd"]])"#, 38, "a plain value"),
+                                      (#"n (listToPat [[0, 1], [2]])"#, 14, "`flatpat`")] {
+            guard let e = error(text) else { Issue.record("\(text) was taken"); continue }
+            #expect(e.column == column + 5 && e.message.contains(words), "\(text): \(e.column) \(e.message)")
+        }
+    }
+
     @Test func statements() throws {
         #expect(try slot(#"d1 $ s "bd*2""#) == "d1")
         #expect(try slot(#"d16 $ every 2 (fast 2) $ s "bd""#) == "d16")
@@ -641,7 +690,10 @@ enum ExpressionFuzz {
                             "repeatCycles", "stripe", "jux'", "squeeze", "fit", "mono", "press", "bite", "chew", "ghost",
                             "binaryN", "necklace", "spaceOut", "plyWith", "select", "pickF", "wrandcat", "stutter", "($)",
                             "when", "whenT", "ifp", "snowball", "spread'", "compressTo", "withinArc", "fromMaybes", "even",
-                            "(> 2)", "(== 0)", "flip", "mod", "take", "lindenmayer", "Just", "Nothing", "Arc", "(`mod` 3)"]
+                            "(> 2)", "(== 0)", "flip", "mod", "take", "lindenmayer", "Just", "Nothing", "Arc", "(`mod` 3)",
+                            "arpWith", "contrastBy", "contrastRange", "fixRange", "unfixRange", "flatpat", "triggerWith",
+                            "reverse", "init", "drop", "(++)", "pure", "VF", "VN", "VS", "Map.fromList", "Map.singleton",
+                            "listToPat", "floor", "round", "(>=)"]
     static let controls = ["s", "n", "note", "speed", "pan", "orbit", "vowel", "crush", "lpf", "gain", "sound", "cut"]
     static let ops = ["#", "|+|", "|+", "+|", "+", "-", "*", "/", "|<", "|>", "<~", "~>", "$", ".", "|*", "|-", "|%|", "<>", "%"]
 
@@ -708,7 +760,12 @@ enum ExpressionFuzz {
                                 "smash 2 [1, 2]", "distrib [3, 5, 8]", "degradeOverBy 2 0.5", "densityGap 2",
                                 "fit' 1 2 \"0 1\" \"1 0\"", "fit' \"<1 2>\" 3 \"0 1 2\" \"2 0 1\"",
                                 "(\\x -> x # speed 2)", "(\\p -> fast 2 p |+ n 1)", "(\\_ -> s \"cp*2\")", "(\\x -> every 2 rev x)",
-                                "(\\x -> stack [x, x # crush 4])", "(\\p -> fastcat $ map ($ p) [rev, id])"])
+                                "(\\x -> stack [x, x # crush 4])", "(\\p -> fastcat $ map ($ p) [rev, id])",
+                                "arpWith reverse", "arpWith (\\x -> x ++ reverse x)", "arpWith (take 2 . tail)",
+                                "contrastBy (>=) (# crush 4) id (n 2)", "contrastBy (\\a v -> v < a) id (|* speed 2) (speed 1)",
+                                "fixRange (# crush 4) (pure $ Map.fromList [(\"n\", (VN 0, VN 2))])",
+                                "unfixRange (# speed 2) (pure $ Map.singleton \"speed\" (VF 1, VF 2))",
+                                "triggerWith (fromIntegral . floor) 1"])
         case 1: return r.pick(["rev", "palindrome", "brak", "degrade", "id"])
         case 2: return "(# \(r.pick(["speed", "crush", "pan", "n"])) \(number(&r)))"
         case 3: return "(\(number(&r)) \(r.pick(["<~", "~>"])))"

@@ -24,14 +24,35 @@ let benchPatterns: [String] = {
     return shapes + shapes.map { "(# cutoff 300) $ " + $0 }
 }()
 
+/// 16 patterns of a set that uses the functions Tidal users reach for past the basics (`chop`,
+/// `striate`, `scale`, `arp`, `stut`, `slice`, `loopAt`, `shuffle`, transitions), as a Tidal
+/// user writes them: Podium's text and Tidal's (the same but for the two transitions, which are
+/// Tidal's pure `xfadeIn t now [new, old]` and `clutchIn`, and the player's `Transition` here).
+let benchSetPatterns: [String] = [
+    "chop 4 $ s \"lvl*16 lvl*8\" # legato 1",
+    "striate 4 $ s \"lvl*8 [lvl lvl]*4\"",
+    "n (scale \"<major minor dorian>\" \"0 .. 63\") # s \"lvl\"",
+    "arp \"<up downup converge>\" $ n \"<c'maj7'ii e'min9 a'min7'o>*16\" # s \"lvl\"",
+    "stut 4 0.5 0.125 $ s \"lvl*16\"",
+    "off 0.25 (|+ n 12) $ n (scale \"minPent\" \"0 .. 31\") # s \"lvl\"",
+    "fast 8 $ slice 8 \"<0 .. 7> 3 [2 1]\" $ s \"lvl\"",
+    "splice 4 \"0 1 <2 3>*2\" $ s \"lvl*16\"",
+    "loopAt 2 $ chop 64 $ s \"lvl\"",
+    "jux (hurry 2) $ striateBy 8 (1/16) $ s \"lvl*4\"",
+    "every 3 arpeggiate $ n \"c'maj'8 e'min'6*4\" # s \"lvl\"",
+    "shuffle 8 $ n \"0 .. 31\" # s \"lvl\"",
+    "scramble 16 $ s \"lvl*32\"",
+    "stutWith 3 (1/8) (|* speed 2) $ s \"lvl*16\"",
+]
+/// The two transitions: the new pattern over the old one, from cycle 0, over 4 cycles.
+let benchTransitionPatterns = (new: "n \"0 .. 31\" # s \"lvl\" # gain 0.8", old: "sometimesBy 0.3 (jux rev) $ chop 2 $ s \"lvl*32\" # n (irand 8)")
+
 struct PatternCostRow { var engine = "", queries = 0, events = 0, cpuMs = 0.0 }
 
 /// Ours: every pattern queried in frames of 1/20 cycle (Tidal's `cFrameTimespan`), as the
 /// scheduler does, onsets counted; this thread's CPU time.
 // Thread: bench main
-func podiumPatternCost(cycles: Int) throws -> PatternCostRow {
-    let language = PatternLanguage(extraControls: ["cutoff"])
-    let patterns = try benchPatterns.map { try language.pattern($0) }
+func podiumPatternCost(_ patterns: [Pattern<ControlMap>], cycles: Int) -> PatternCostRow {
     var row = PatternCostRow(engine: "Podium (Swift, release)")
     var controls = 0
     let start = threadCPUSeconds()
@@ -47,12 +68,32 @@ func podiumPatternCost(cycles: Int) throws -> PatternCostRow {
     return row
 }
 
+/// The first set (`benchPatterns`) in Podium's language.
+// Thread: bench main
+func benchPatternsParsed() throws -> [Pattern<ControlMap>] {
+    let language = PatternLanguage(extraControls: ["cutoff"])
+    return try benchPatterns.map { try language.pattern($0) }
+}
+
+/// The second set (`benchSetPatterns` and the two transitions) in Podium's language and player.
+// Thread: bench main
+func benchSetPatternsParsed() throws -> [Pattern<ControlMap>] {
+    let language = PatternLanguage()
+    let new = try language.pattern(benchTransitionPatterns.new), old = try language.pattern(benchTransitionPatterns.old)
+    return try benchSetPatterns.map { try language.pattern($0) }
+        + [Transition.xfadeIn(Time(4)).apply(now: .zero, new: new, old: old), Transition.clutchIn(Time(4)).apply(now: .zero, new: new, old: old)]
+}
+
+/// The second set in Tidal's words.
+let benchSetTidalTexts = benchSetPatterns + ["xfadeIn 4 0 [\(benchTransitionPatterns.new), \(benchTransitionPatterns.old)]",
+                                             "clutchIn 4 0 [\(benchTransitionPatterns.new), \(benchTransitionPatterns.old)]"]
+
 /// Tidal's: the same texts and frames in ghci, each event's controls forced; CPU from
 /// `getCPUTime` around the loop.
 // Thread: bench main
-func tidalPatternCost(cycles: Int) throws -> PatternCostRow? {
+func tidalPatternCost(_ texts: [String], cycles: Int) throws -> PatternCostRow? {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ghci") else { return nil }
-    let list = benchPatterns.map { "(\($0))" }.joined(separator: ", ")  // one line: ghci reads a line a statement
+    let list = texts.map { "(\($0))" }.joined(separator: ", ")  // one line: ghci reads a line a statement
     let script = """
     :set -XOverloadedStrings
     import Sound.Tidal.Context
@@ -71,7 +112,7 @@ func tidalPatternCost(cycles: Int) throws -> PatternCostRow? {
     let text = try ghci(script)
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("TIDAL ") }) else { return nil }
     let words = line.split(separator: " ")
-    return PatternCostRow(engine: "Tidal 1.7.10 (ghci, library compiled)", queries: benchPatterns.count * cycles * 20,
+    return PatternCostRow(engine: "Tidal 1.7.10 (ghci, library compiled)", queries: texts.count * cycles * 20,
                           events: Int(words[1]) ?? 0, cpuMs: Double(words[2]) ?? 0)
 }
 
@@ -220,15 +261,22 @@ func patternPlayRow(seconds: Double) throws -> PatternPlayRow {
 
 // Thread: bench main
 func patternsSection(cycles: Int, seconds: Double) throws {
-    print("### Patterns: 16 patterns of 64 events a cycle, queried in frames of 1/20 cycle over \(cycles) cycles\n")
-    print("| engine | queries | onsets | CPU ms | µs per onset |")
-    print("|---|---:|---:|---:|---:|")
-    var rows = [try podiumPatternCost(cycles: cycles)]
-    if let tidal = try tidalPatternCost(cycles: cycles) { rows.append(tidal) }
-    for r in rows {
-        print(String(format: "| %@ | %d | %d | %.1f | %.2f |", r.engine, r.queries, r.events, r.cpuMs, r.cpuMs * 1000 / Double(max(r.events, 1))))
+    let sets: [(String, [Pattern<ControlMap>], [String])] = [
+        ("16 patterns of 64 events a cycle", try benchPatternsParsed(), benchPatterns),
+        ("16 patterns of a set: chop, striate, scale, arp, stut, slice, splice, loopAt, shuffle, scramble, stutWith, xfadeIn, clutchIn",
+         try benchSetPatternsParsed(), benchSetTidalTexts),
+    ]
+    for (title, patterns, texts) in sets {
+        print("### Patterns: \(title), queried in frames of 1/20 cycle over \(cycles) cycles\n")
+        print("| engine | queries | onsets | CPU ms | µs per onset |")
+        print("|---|---:|---:|---:|---:|")
+        var rows = [podiumPatternCost(patterns, cycles: cycles)]
+        if let tidal = try tidalPatternCost(texts, cycles: cycles) { rows.append(tidal) }
+        for r in rows {
+            print(String(format: "| %@ | %d | %d | %.1f | %.2f |", r.engine, r.queries, r.events, r.cpuMs, r.cpuMs * 1000 / Double(max(r.events, 1))))
+        }
+        if rows.count == 2 { print(String(format: "\nPodium's CPU / Tidal's: %.2f\n", rows[0].cpuMs / max(rows[1].cpuMs, 1e-9))) }
     }
-    if rows.count == 2 { print(String(format: "\nPodium's CPU / Tidal's: %.2f\n", rows[0].cpuMs / max(rows[1].cpuMs, 1e-9))) }
     print("### Patterns on JACK: the same 16 at 1 cps (period 256, 48 kHz); onsets of one against its beats' frames\n")
     print("| seconds | events posted | onsets heard | on their frame | max error (frames) | scheduler CPU ms / s | xruns | late |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
