@@ -11,8 +11,10 @@ public struct CollabStats: Sendable {
     public var malformed = 0
     /// Pages disconnected: too many updates a second; frames they did not read.
     public var tooFast = 0, notReading = 0
+    /// Logs compacted by pages (their whole state), and merged by the relay itself.
+    public var compactedByPages = 0, merged = 0
     public var summary: String {
-        "pages \(pages), edits relayed \(relayed), saves \(saves), malformed updates refused \(malformed), "
+        "pages \(pages), edits relayed \(relayed), saves \(saves), logs compacted by a page \(compactedByPages) or merged by Podium \(merged), malformed updates refused \(malformed), "
             + "pages disconnected for their rate \(tooFast) or for not reading \(notReading), dropped \(dropped) (read-only pages' or unknown)"
     }
 }
@@ -32,8 +34,11 @@ public struct CollabStats: Sendable {
 /// it is refused, counted and the page told; a page over the update rate, or one whose queue
 /// of frames not yet written passes its bound (a page that does not read), is disconnected and
 /// counted. Both lose nothing: a page that reconnects sends its whole state again (the relay's
-/// step 1 is an empty state vector). A room's log is compacted by a writing page asked in turn:
-/// one that does not answer within `compactWait` is passed over for the next.
+/// step 1 is an empty state vector). A room's log is compacted by a writing page asked in turn
+/// (its whole state: deleted text collected): one that does not answer within `compactWait` is
+/// passed over for the next. A log twice that long (no page compacted it) is merged by Podium
+/// itself (`YjsUpdateMerge`, Yjs's mergeUpdates), so a newcomer's sync never replays a long
+/// history, whoever answers.
 final class CollabRooms: @unchecked Sendable {
     enum Frame: Sendable {
         case binary([UInt8]), text(String)
@@ -75,6 +80,8 @@ final class CollabRooms: @unchecked Sendable {
         var compacting: (connection: Int, mark: Int, since: ContinuousClock.Instant)?
         /// Pages asked to compact that did not answer in time: asked last.
         var silent: Set<Int> = []
+        /// The log's length past which Podium merges it (raised when a merge fails).
+        var mergeAt = 0
         init(path: String) { self.path = path }
     }
 
@@ -255,6 +262,7 @@ final class CollabRooms: @unchecked Sendable {
             r.seeded = true
             if r.seeder == c.id { r.seeder = nil }
             askToCompact(r, preferring: c)
+            mergeIfLong(r)
         case 1:
             // Read-only pages announce themselves too (the audience in the peer list).
             _ = reader.varUInt()
@@ -277,6 +285,7 @@ final class CollabRooms: @unchecked Sendable {
             r.log = [rest.bytes] + r.log[min(compacting.mark, r.log.count)...]
             r.bytes = r.log.reduce(0) { $0 + $1.count }
             r.silent.remove(c.id)
+            counts.compactedByPages += 1
         default:
             counts.dropped += 1
         }
@@ -326,6 +335,37 @@ final class CollabRooms: @unchecked Sendable {
         else { return }
         r.compacting = (page.id, r.log.count, .now)
         send(page, .text(#"{"type":"compact"}"#))
+    }
+
+    /// A log twice as long as `compactAt` (no page compacted it in time, or none can): merged
+    /// into one update by Podium (Yjs's mergeUpdates: what every page would apply, in one
+    /// frame), and any compaction asked for is dropped (its mark no longer points into the log).
+    /// Under `lock`.
+    private func mergeIfLong(_ r: Room) {
+        guard limits.compactAt > 0, r.log.count > max(2 * limits.compactAt, r.mergeAt) else { return }
+        var updates: [[UInt8]] = []
+        for frame in r.log {
+            var reader = Reader(bytes: frame)
+            guard reader.varUInt() == 0, let kind = reader.varUInt(), kind == 1 || kind == 2, let update = reader.varBytes() else {
+                r.mergeAt = 2 * r.log.count
+                return
+            }
+            updates.append(update)
+        }
+        do throws(YjsUpdateCheck.Invalid) {
+            let merged = try YjsUpdateMerge.merge(updates)
+            try YjsUpdateCheck.check(merged)
+            var frame: [UInt8] = [0, 1]
+            CollabRooms.writeVarUInt(UInt64(merged.count), &frame)
+            r.log = [frame + merged]
+            r.bytes = r.log[0].count
+            r.compacting = nil
+            r.mergeAt = 0
+            counts.merged += 1
+        } catch {
+            r.mergeAt = 2 * r.log.count
+            notice("editor: could not merge a room's log (\(error)); it is kept as it is")
+        }
     }
 
     /// `{"type":"save","text":…}`: the file written (atomically), `saved` to every page of the room.

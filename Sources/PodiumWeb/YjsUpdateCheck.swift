@@ -53,7 +53,7 @@ enum YjsUpdateCheck {
     }
 
     /// An item's content (`contentRefs` in Yjs's Item.js); returns its length in clock units.
-    private static func content(_ ref: UInt8, _ d: inout Decoder) throws(Invalid) -> UInt64 {
+    static func content(_ ref: UInt8, _ d: inout Decoder) throws(Invalid) -> UInt64 {
         switch ref {
         case 1: return try d.uint()  // deleted: a length
         case 2:  // JSON: strings, each JSON or "undefined"

@@ -72,6 +72,28 @@ final class EditorRelayTests {
         }
     }
 
+    @Test("50,000 keystrokes from a page that never compacts: Podium merges the log itself, a newcomer syncs from a few frames in under a second to the text Yjs makes of all of them")
+    func mergesALongHistory() throws {
+        try EditorTests.perform(on: server) { _, web, _, dir, _ in
+            // Typed as fast as the socket goes (the rate cap is for pages; this is 50,000 in seconds).
+            web.clients.rooms.limits.updatesPerSecond = 1_000_000
+            let base = "ws://127.0.0.1:\(web.port)/collab/patterns?token=\(web.options.token)"
+            let typed = dir.appendingPathComponent("typed.hex").path
+            try node(["typing", "50000", "7"]).write(toFile: typed, atomically: true, encoding: .utf8)
+            _ = try client(base + "&name=typist", ["type", typed, "50000", "1000000000", "0"], timeout: 240)
+            #expect(eventually(10) { web.collabStats.relayed >= 50_000 }, "\(web.collabStats.summary)")
+            #expect(web.collabStats.merged >= 40 && web.collabStats.malformed == 0, "\(web.collabStats.summary)")
+            let got = dir.appendingPathComponent("joined.hex").path
+            let joined = try client(base + "&name=newcomer", ["join", got])
+            let frames = Int(joined.split(separator: "\n").first { $0.hasPrefix("log frames ") }?.split(separator: " ").last ?? "") ?? -1
+            let ms = Int(joined.split(separator: "\n").first { $0.hasPrefix("sync ms ") }?.split(separator: " ").last ?? "") ?? -1
+            #expect(frames >= 1 && frames <= 1001, "\(joined)")
+            #expect(ms >= 0 && ms < 1000, "\(joined)")
+            let expected = try node(["apply", typed]), synced = try node(["apply", got])
+            #expect(expected.count == 50_000 && synced == expected, "the newcomer's text: \(synced.count) of \(expected.count) characters")
+        }
+    }
+
     @Test("a page sending more than 500 updates a second is disconnected (it would reconnect and resend its state); a page that reads nothing while another sends 48 MiB of awareness is disconnected, and memory stays bounded")
     func floodAndDeaf() throws {
         try EditorTests.perform(on: server) { _, web, _, dir, _ in

@@ -43,6 +43,22 @@ struct YjsUpdateCheckTests {
         #expect(wronglyAccepted.isEmpty, "updates Yjs refuses, accepted: \(wronglyAccepted.count): \(wronglyAccepted.prefix(5))")
     }
 
+    @Test("the relay's own merge of a log gives the bytes Y.mergeUpdates gives: two pages' text, formats, maps, arrays, XML and subdocuments; whole states among the updates they hold (items sliced, a surrogate pair among them); merged updates with gaps (skips); 340 keystrokes and deletions", arguments: [5, 77, 901])
+    func mergesAsYjs(seed: Int) throws {
+        struct Set: Decodable { let updates: [String]; let merged: String }
+        let node = try #require(which("node") ?? which("nodejs"), "node (scripts/setup … tests installs nodejs)")
+        let r = try run(node, [Paths.fixture("yjs_updates.cjs"), "\(seed)", "merges"], environment: ["NODE_PATH": "/usr/share/nodejs"], timeout: 120)
+        #expect(r.status == 0, "\(r.stderr)")
+        let sets = try r.stdout.split(separator: "\n").map { try JSONDecoder().decode(Set.self, from: Data($0.utf8)) }
+        #expect(sets.count == 7)
+        for (i, set) in sets.enumerated() {
+            let merged = try YjsUpdateMerge.merge(set.updates.map(YjsUpdateCheckTests.bytes))
+            let theirs = YjsUpdateCheckTests.bytes(set.merged)
+            #expect(merged == theirs, "set \(i) (\(set.updates.count) updates): \(merged.count) bytes against Yjs's \(theirs.count); first difference at \(zip(merged, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(merged.count, theirs.count))")
+            #expect(throws: Never.self) { try YjsUpdateCheck.check(merged) }
+        }
+    }
+
     @Test("edges: empty, a lone varint, counts larger than the update, integers past 2^53, values nested 10,000 deep are refused with the byte they fail at, never trap")
     func edges() {
         let refused: [[UInt8]] = [

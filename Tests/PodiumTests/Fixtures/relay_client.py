@@ -118,6 +118,10 @@ def main():
                             ws.send_binary(b"\x64\x00\x01" + varuint(len(state)) + state)
                 except websocket.WebSocketTimeoutException:
                     time.sleep(0.001)
+        # A closing handshake: the relay reads every frame before it (a socket dropped with
+        # frames unread on this side would be reset, and frames in flight lost).
+        ws.settimeout(30)
+        ws.close()
         print("compact asked", asked)
         return
     if scenario == "join":

@@ -9,8 +9,12 @@
 //   a hex line each, then "state HEX" (its whole state): a page the relay tests drive without
 //   a browser. "merge FILE...": "state HEX", the updates of the files merged (what a page that
 //   received them all answers "compact" with). "apply FILE": the patterns text of a document given the updates in FILE (hex lines).
-// Usage: NODE_PATH=/usr/share/nodejs node yjs_updates.cjs SEED | typing N CLIENT | merge FILE... | apply FILE
+// "SEED merges": sets of those updates (with whole states among them, so items overlap) and Y.mergeUpdates of each.
+// Usage: NODE_PATH=/usr/share/nodejs node yjs_updates.cjs SEED [merges] | typing N CLIENT | merge FILE... | apply FILE
 const Y = require('yjs')
+// Writes the text and exits once it is written (a pipe is written asynchronously: exiting at
+// once would cut a long output).
+const finish = text => process.stdout.write(text, () => process.exit(0))
 
 if (process.argv[2] === 'typing') {
   const d = new Y.Doc()
@@ -21,19 +25,19 @@ if (process.argv[2] === 'typing') {
   const line = `d${d.clientID % 9} $ s "bd*2 [~ cp]" # speed 1.5\n`
   for (let i = 0; i < Number(process.argv[3]); i++) t.insert(t.length, line[i % line.length])
   lines.push('state ' + Buffer.from(Y.encodeStateAsUpdate(d)).toString('hex'))
-  process.stdout.write(lines.join('\n') + '\n')
-  process.exit(0)
+  finish(lines.join('\n') + '\n')
+  return
 }
 if (process.argv[2] === 'merge') {  // "state HEX": the updates of every FILE merged (a page that applied them all)
   const all = process.argv.slice(3).flatMap(f => require('fs').readFileSync(f, 'utf8').split('\n')).filter(l => l && !l.startsWith('state'))
-  process.stdout.write('state ' + Buffer.from(Y.mergeUpdates(all.map(l => Buffer.from(l, 'hex')))).toString('hex') + '\n')
-  process.exit(0)
+  finish('state ' + Buffer.from(Y.mergeUpdates(all.map(l => Buffer.from(l, 'hex')))).toString('hex') + '\n')
+  return
 }
 if (process.argv[2] === 'apply') {
   const d = new Y.Doc()
   for (const l of require('fs').readFileSync(process.argv[3], 'utf8').split('\n')) if (l && !l.startsWith('state')) Y.applyUpdate(d, Buffer.from(l, 'hex'))
-  process.stdout.write(d.getText('patterns').toString())
-  process.exit(0)
+  finish(d.getText('patterns').toString())
+  return
 }
 
 let seed = Number(process.argv[2] || 1) >>> 0
@@ -59,7 +63,9 @@ a.clientID = 7; b.clientID = 1234567890123
 for (const d of [a, b]) d.on('update', (u, origin) => { if (origin !== 'peer') updates.push(u) })
 const relay = (from, to) => Y.applyUpdate(to, Y.encodeStateAsUpdate(from, Y.encodeStateVector(to)), 'peer')
 const words = ['d1 $ s "bd*2 [~ cp]"', ' # vowel "a e"', '\n', 'instr 1\n  out oscili(0.1, 440)\nendin\n', 'ü∑😀', 'x']
+let midA = null
 for (let step = 0; step < 400; step++) {
+  if (step === 200) midA = Y.encodeStateAsUpdate(a)
   const d = random() < 0.5 ? a : b
   const t = d.getText('patterns')
   const r = random()
@@ -77,6 +83,25 @@ for (let step = 0; step < 400; step++) {
   else relay(d, d === a ? b : a)
 }
 relay(a, b); relay(b, a)
+if (process.argv[3] === 'merges') {
+  // Sets of updates and what Y.mergeUpdates makes of each: JSON lines {updates: [hex], merged: hex}.
+  const typing = new Y.Doc(); typing.clientID = 99
+  const keys = []
+  typing.on('update', u => keys.push(u))
+  for (let i = 0; i < 300; i++) typing.getText('patterns').insert(Math.floor(random() * (typing.getText('patterns').length + 1)), pick(['a', 'ü', '😀', 'd1 $ ']))
+  for (let i = 0; i < 40; i++) { const t = typing.getText('patterns'); const at = Math.floor(random() * t.length); t.delete(at, Math.min(3, t.length - at)) }
+  const sets = [
+    updates,
+    [Y.encodeStateAsUpdate(a), ...updates],  // a whole state, then the updates it holds: items sliced
+    [midA, ...updates.filter((_, i) => i % 2 === 0), Y.encodeStateAsUpdate(b)],
+    [Y.mergeUpdates(updates.filter((_, i) => i % 3 === 0)), ...updates.filter((_, i) => i % 3 !== 0)],  // skips
+    keys,
+    [keys.slice(0, 150).reduce((m, u) => Y.mergeUpdates([m, u])), Y.encodeStateAsUpdate(typing), ...keys.slice(100)],
+    [updates[0]],
+  ]
+  finish(sets.map(set => JSON.stringify({ updates: set.map(u => Buffer.from(u).toString('hex')), merged: Buffer.from(Y.mergeUpdates(set)).toString('hex') }) + '\n').join(''))
+  return
+}
 for (const u of updates) emit(u, 'honest')
 emit(Y.encodeStateAsUpdate(a), 'honest')
 emit(Y.mergeUpdates(updates.filter((_, i) => i % 3 === 0)), 'honest')  // gaps: skips
