@@ -339,7 +339,7 @@ def relay_main(updates, rate):
     print(f"### Editor relay: {updates} updates typed by one page at {rate:.0f} a second, never compacted by a page; a newcomer joins; a page that never reads beside 48 awareness frames of 1 MiB\n")
     print("| updates | typing (s) | RSS before (MiB) | after typing | newcomer's frames | newcomer's sync (ms) | after the deaf page | relay's counters |")
     print("|---:|---:|---:|---:|---:|---:|---:|---|")
-    counters = re.search(r"editor relay: ([^\n]*)", out)
+    counters = re.search(r"podium: editor: ([^\n]*)", out)
     print(f"| {updates} | {typing_s:.0f} | {rss0:.1f} | {rss1:.1f} | {frames} | {sync_ms} | {rss2:.1f} | {counters.group(1) if counters else '—'} |")
 
 

@@ -261,8 +261,8 @@ final class CollabRooms: @unchecked Sendable {
             // The seed (or a page's own state after the server restarted) fills the room.
             r.seeded = true
             if r.seeder == c.id { r.seeder = nil }
-            askToCompact(r, preferring: c)
-            mergeIfLong(r)
+            // A log no page compacted is merged here; otherwise a page is asked for its state.
+            if !mergeIfLong(r) { askToCompact(r, preferring: c) }
         case 1:
             // Read-only pages announce themselves too (the audience in the peer list).
             _ = reader.varUInt()
@@ -341,14 +341,14 @@ final class CollabRooms: @unchecked Sendable {
     /// into one update by Podium (Yjs's mergeUpdates: what every page would apply, in one
     /// frame), and any compaction asked for is dropped (its mark no longer points into the log).
     /// Under `lock`.
-    private func mergeIfLong(_ r: Room) {
-        guard limits.compactAt > 0, r.log.count > max(2 * limits.compactAt, r.mergeAt) else { return }
+    private func mergeIfLong(_ r: Room) -> Bool {
+        guard limits.compactAt > 0, r.log.count > max(2 * limits.compactAt, r.mergeAt) else { return false }
         var updates: [[UInt8]] = []
         for frame in r.log {
             var reader = Reader(bytes: frame)
             guard reader.varUInt() == 0, let kind = reader.varUInt(), kind == 1 || kind == 2, let update = reader.varBytes() else {
                 r.mergeAt = 2 * r.log.count
-                return
+                return false
             }
             updates.append(update)
         }
@@ -362,9 +362,11 @@ final class CollabRooms: @unchecked Sendable {
             r.compacting = nil
             r.mergeAt = 0
             counts.merged += 1
+            return true
         } catch {
             r.mergeAt = 2 * r.log.count
             notice("editor: could not merge a room's log (\(error)); it is kept as it is")
+            return false
         }
     }
 

@@ -20,9 +20,14 @@ enum YjsUpdateCheck {
     static func check(_ update: [UInt8]) throws(Invalid) {
         var d = Decoder(bytes: update)
         let clients = try d.count("clients")
+        var previous: UInt64? = nil
         for _ in 0..<clients {
             let structs = try d.count("structs")
-            _ = try d.uint()  // the client
+            // Yjs writes each client once, the highest first (its encoder sorts them; so does
+            // mergeUpdates); the relay's merge rests on that order.
+            let client = try d.uint()
+            if let previous, client >= previous { throw d.invalid("client \(client) after client \(previous): not the order Yjs writes") }
+            previous = client
             var clock = try d.uint()
             for _ in 0..<structs {
                 let info = try d.byte()

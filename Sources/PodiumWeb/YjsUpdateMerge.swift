@@ -8,6 +8,9 @@
 /// As in Yjs: the merged structs are written per client, highest client first; an item never
 /// merges with its neighbour (a lazily read item has no `right`), garbage and skips do; the
 /// delete sets are joined per client in the order they were first met, sorted and merged.
+/// One difference in bytes, not in the document: where an item and garbage have the same id in
+/// two updates, Yjs's comparator (which calls each less than the other) lets V8's sort pick one,
+/// and here the first update's is kept.
 enum YjsUpdateMerge {
     struct ID: Equatable {
         var client: UInt64, clock: UInt64
@@ -36,6 +39,8 @@ enum YjsUpdateMerge {
         var structs: [Struct] = []
         /// Clients in the order read, each with its (clock, length) ranges.
         var deletes: [(client: UInt64, ranges: [(UInt64, UInt64)])] = []
+        /// Where each client is in `deletes`.
+        var deleting: [UInt64: Int] = [:]
     }
 
     /// Many updates as one. Each must have passed `YjsUpdateCheck`.
@@ -45,7 +50,7 @@ enum YjsUpdateMerge {
         var parsed: [Parsed] = []
         for u in updates { parsed.append(try parse(u)) }
         var writer = Writer()
-        mergeStructs(parsed.map(\.structs), into: &writer)
+        try mergeStructs(parsed.map(\.structs), into: &writer)
         var out = writer.finish()
         writeDeletes(parsed, &out)
         return out
@@ -56,9 +61,14 @@ enum YjsUpdateMerge {
         var d = YjsUpdateCheck.Decoder(bytes: update)
         var p = Parsed()
         let clients = try d.count("clients")
+        var previous: UInt64? = nil
         for _ in 0..<clients {
             let n = try d.count("structs")
             let client = try d.uint()
+            // Yjs writes each client once, highest first; the merge's order rests on it (an update
+            // written otherwise is not merged: the relay keeps its log as it is).
+            if let previous, client >= previous { throw d.invalid("client \(client) after client \(previous): not Yjs's order") }
+            previous = client
             var clock = try d.uint()
             for _ in 0..<n {
                 let info = try d.byte()
@@ -95,7 +105,10 @@ enum YjsUpdateMerge {
             guard n > 0 else { continue }
             var ranges: [(UInt64, UInt64)] = []
             for _ in 0..<n { ranges.append((try d.uint(), try d.uint())) }
-            if let i = p.deletes.firstIndex(where: { $0.client == client }) { p.deletes[i].ranges += ranges } else { p.deletes.append((client, ranges)) }
+            if let i = p.deleting[client] { p.deletes[i].ranges += ranges } else {
+                p.deleting[client] = p.deletes.count
+                p.deletes.append((client, ranges))
+            }
         }
         return p
     }
@@ -122,7 +135,7 @@ enum YjsUpdateMerge {
     /// whose next struct has the highest client and then the lowest clock (Yjs sorts its readers
     /// every time; a heap gives the same order).
     // Thread: as `merge`
-    static func mergeStructs(_ lists: [[Struct]], into writer: inout Writer) {
+    static func mergeStructs(_ lists: [[Struct]], into writer: inout Writer) throws(YjsUpdateCheck.Invalid) {
         var heap = ReaderHeap()
         for (i, list) in lists.enumerated() where !list.isEmpty { heap.push(Reader(list: list, tie: i)) }
         var nextTie = -1
@@ -160,6 +173,12 @@ enum YjsUpdateMerge {
                 } else {
                     let diff = written.end - c.id.clock
                     if diff > 0 {
+                        // A struct that ends by `written`'s end was passed over above, so `diff` is
+                        // less than `c`'s length; a skip starts where the last written struct
+                        // ended, so no struct of its client starts before it. Checked, not trusted.
+                        guard diff < c.length, written.kind != .skip || diff <= written.length else {
+                            throw YjsUpdateCheck.Invalid(reason: "structs of client \(c.id.client) overlap out of order at clock \(c.id.clock)", offset: 0)
+                        }
                         if written.kind == .skip { written.length -= diff } else { c = slice(c, diff) }
                     }
                     // Garbage merges with garbage and a skip with a skip; an item never merges here.
@@ -256,14 +275,14 @@ enum YjsUpdateMerge {
     /// the order clients were first met, sorted by clock and overlapping ranges joined.
     // Thread: as `merge`
     static func writeDeletes(_ parsed: [Parsed], _ out: inout [UInt8]) {
+        // Yjs takes a client's ranges from the first update that has it, then from each later
+        // one in turn: the updates' ranges in update order, clients in the order first met.
         var order: [UInt64] = []
         var ranges: [UInt64: [(UInt64, UInt64)]] = [:]
-        for (i, p) in parsed.enumerated() {
-            for (client, own) in p.deletes where ranges[client] == nil {
-                var all = own
-                for later in parsed[(i + 1)...] { all += later.deletes.first { $0.client == client }?.ranges ?? [] }
-                ranges[client] = all
-                order.append(client)
+        for p in parsed {
+            for (client, own) in p.deletes {
+                if ranges[client] == nil { order.append(client) }
+                ranges[client, default: []] += own
             }
         }
         Writer.uint(UInt64(order.count), &out)

@@ -43,14 +43,14 @@ struct YjsUpdateCheckTests {
         #expect(wronglyAccepted.isEmpty, "updates Yjs refuses, accepted: \(wronglyAccepted.count): \(wronglyAccepted.prefix(5))")
     }
 
-    @Test("the relay's own merge of a log gives the bytes Y.mergeUpdates gives: two pages' text, formats, maps, arrays, XML and subdocuments; whole states among the updates they hold (items sliced, a surrogate pair among them); merged updates with gaps (skips); 340 keystrokes and deletions", arguments: [5, 77, 901])
+    @Test("the relay's own merge of a log gives the bytes Y.mergeUpdates gives: keystrokes then the typist's whole state (its item cut where the last written one ends); two pages' text, formats, maps, arrays, XML and subdocuments; whole states among the updates they hold (items sliced, a surrogate pair among them); merged updates with gaps (skips); 340 keystrokes and deletions", arguments: [5, 77, 901])
     func mergesAsYjs(seed: Int) throws {
         struct Set: Decodable { let updates: [String]; let merged: String }
         let node = try #require(which("node") ?? which("nodejs"), "node (scripts/setup … tests installs nodejs)")
         let r = try run(node, [Paths.fixture("yjs_updates.cjs"), "\(seed)", "merges"], environment: ["NODE_PATH": "/usr/share/nodejs"], timeout: 120)
         #expect(r.status == 0, "\(r.stderr)")
         let sets = try r.stdout.split(separator: "\n").map { try JSONDecoder().decode(Set.self, from: Data($0.utf8)) }
-        #expect(sets.count == 7)
+        #expect(sets.count == 8)
         for (i, set) in sets.enumerated() {
             let merged = try YjsUpdateMerge.merge(set.updates.map(YjsUpdateCheckTests.bytes))
             let theirs = YjsUpdateCheckTests.bytes(set.merged)
@@ -72,5 +72,28 @@ struct YjsUpdateCheckTests {
             #expect(throws: YjsUpdateCheck.Invalid.self, "\(u.prefix(16))") { try YjsUpdateCheck.check(u) }
         }
         #expect(throws: Never.self) { try YjsUpdateCheck.check([0, 0]) }  // the empty update
+        // Updates Yjs would not write: a client twice and clients rising are refused by the check
+        // (the merge rests on Yjs's order); the merge of any of these, whether the check passes
+        // them or not, throws or gives an update, never traps.
+        // A client's section: its strings, each an item in the root type "t" with no origins.
+        func section(_ client: UInt8, _ clock: UInt8, _ strings: [String]) -> [UInt8] {
+            [UInt8(strings.count), client, clock] + strings.flatMap { [4, 1, 1, 0x74, UInt8($0.utf8.count)] + Array($0.utf8) }
+        }
+        let odd: [[UInt8]] = [
+            [2] + section(7, 5, ["a"]) + section(7, 0, ["abcdefgh"]) + [0],  // client 7 twice, going back
+            [2] + section(3, 0, ["a"]) + section(9, 0, ["b"]) + [0],  // 3 before 9
+            [1] + section(7, 4, ["abc"]) + [0],
+            [1] + section(7, 0, ["abcdefghi", "", "j"]) + [0],  // an empty string: length 0
+            [1, 2, 7, 0, 0, 3, 0, 2] + [1, 7, 1, 1, 2],  // garbage, then garbage; a delete set
+        ]
+        for u in odd.prefix(2) { #expect(throws: YjsUpdateCheck.Invalid.self, "\(u)") { try YjsUpdateCheck.check(u) } }
+        for u in odd.dropFirst(2) { #expect(throws: Never.self, "\(u)") { try YjsUpdateCheck.check(u) } }
+        for a in odd {
+            for b in odd {
+                for c in odd { _ = try? YjsUpdateMerge.merge([a, b, c]) }
+            }
+        }
+        #expect(throws: YjsUpdateCheck.Invalid.self) { try YjsUpdateMerge.merge([odd[0], odd[2]]) }
+        #expect(throws: Never.self) { try YjsUpdateMerge.merge([odd[2], odd[3], odd[4]]) }
     }
 }

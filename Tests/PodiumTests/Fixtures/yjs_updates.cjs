@@ -99,6 +99,13 @@ if (process.argv[3] === 'merges') {
     [keys.slice(0, 150).reduce((m, u) => Y.mergeUpdates([m, u])), Y.encodeStateAsUpdate(typing), ...keys.slice(100)],
     [updates[0]],
   ]
+  // Keystrokes merged (one item each), then the typist's whole state (one item from clock 0):
+  // the state's item starts before the last written one and is cut where that one ends.
+  const seq = new Y.Doc(); seq.clientID = 5
+  const typed = []
+  seq.on('update', u => typed.push(u))
+  for (const ch of 'abcdefg') seq.getText('patterns').insert(seq.getText('patterns').length, ch)
+  sets.push([Y.mergeUpdates(typed.slice(0, 4)), Y.encodeStateAsUpdate(seq)])
   finish(sets.map(set => JSON.stringify({ updates: set.map(u => Buffer.from(u).toString('hex')), merged: Buffer.from(Y.mergeUpdates(set)).toString('hex') }) + '\n').join(''))
   return
 }
