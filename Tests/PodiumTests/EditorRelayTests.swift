@@ -31,6 +31,16 @@ final class EditorRelayTests {
         return r.stdout
     }
 
+    /// A newcomer joins (relay_client.py join, its log kept in `path`): the frames it was sent
+    /// before its sync, and how long that took.
+    func join(_ url: String, into path: String) throws -> (frames: Int, ms: Int, output: String) {
+        let out = try client(url, ["join", path])
+        func figure(_ prefix: String) -> Int {
+            Int(out.split(separator: "\n").first { $0.hasPrefix(prefix) }?.split(separator: " ").last ?? "") ?? -1
+        }
+        return (figure("log frames "), figure("sync ms "), out)
+    }
+
     static func rssMiB() -> Int {
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
         let pages = Int(statm.split(separator: " ").dropFirst().first ?? "0") ?? 0
@@ -60,9 +70,7 @@ final class EditorRelayTests {
             #expect(typedB.contains("compact asked 1"), "B asked after A's 5 s: \(typedB)")
 
             let got = dir.appendingPathComponent("joined.hex").path
-            let joined = try client(base + "&name=c", ["join", got])
-            let frames = Int(joined.split(separator: "\n").first { $0.hasPrefix("log frames ") }?.split(separator: " ").last ?? "") ?? -1
-            let ms = Int(joined.split(separator: "\n").first { $0.hasPrefix("sync ms ") }?.split(separator: " ").last ?? "") ?? -1
+            let (frames, ms, joined) = try join(base + "&name=c", into: got)
             #expect(frames >= 1 && frames <= 60, "660 updates relayed, the newcomer gets the compacted state and what followed: \(joined)")
             #expect(ms >= 0 && ms < 1000, "\(joined)")
             let everything = dir.appendingPathComponent("all.hex").path
@@ -84,9 +92,7 @@ final class EditorRelayTests {
             #expect(eventually(10) { web.collabStats.relayed >= 50_000 }, "\(web.collabStats.summary)")
             #expect(web.collabStats.merged >= 40 && web.collabStats.malformed == 0, "\(web.collabStats.summary)")
             let got = dir.appendingPathComponent("joined.hex").path
-            let joined = try client(base + "&name=newcomer", ["join", got])
-            let frames = Int(joined.split(separator: "\n").first { $0.hasPrefix("log frames ") }?.split(separator: " ").last ?? "") ?? -1
-            let ms = Int(joined.split(separator: "\n").first { $0.hasPrefix("sync ms ") }?.split(separator: " ").last ?? "") ?? -1
+            let (frames, ms, joined) = try join(base + "&name=newcomer", into: got)
             #expect(frames >= 1 && frames <= 1001, "\(joined)")
             #expect(ms >= 0 && ms < 1000, "\(joined)")
             let expected = try node(["apply", typed]), synced = try node(["apply", got])
