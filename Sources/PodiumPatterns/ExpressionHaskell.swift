@@ -83,14 +83,19 @@ extension ExpressionEvaluator {
         let pos = fv.position
         let test: (Time) throws(PatternError) -> Bool = { t throws(PatternError) in
             let r = try self.apply(v, .poly(Builtins.numberLiteral(t, isInteger: t == t.sam, pos)), at: pos)
-            let b = try self.coerce(r, to: .bool, context)
-            guard let value = b.query(Arc(.zero, Time(1))).first?.value[plainValueKey] else { return false }
-            if case let .bool(x) = value { return x }
-            return (value.number ?? 0) != 0
+            return Self.firstBool(try self.coerce(r, to: .bool, context))
         }
         _ = try test(.zero)
         let box = UncheckedSendable(value: test)
         return { t in (try? box.value(t)) ?? false }
+    }
+
+    /// A pattern of booleans read at cycle 0: its first value (a number: not zero), false if none.
+    // Thread: any
+    static func firstBool(_ p: Pattern<ControlMap>) -> Bool {
+        guard let value = p.query(Arc(.zero, Time(1))).first?.value[plainValueKey] else { return false }
+        if case let .bool(x) = value { return x }
+        return (value.number ?? 0) != 0
     }
 
     /// A function from a time to a number, for `sig`: applied to the time (exact, a rational),

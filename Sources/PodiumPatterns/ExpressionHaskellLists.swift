@@ -126,10 +126,7 @@ extension ExpressionEvaluator {
         let pos = fv.position
         let call: (Value, Value) throws(PatternError) -> Bool = { a, b throws(PatternError) in
             let r = try self.apply(try self.apply(v, Self.valuePattern(a, pos), at: pos), Self.valuePattern(b, pos), at: pos)
-            let p = try self.coerce(r, to: .bool, context)
-            guard let value = p.query(Arc(.zero, Time(1))).first?.value[plainValueKey] else { return false }
-            if case let .bool(x) = value { return x }
-            return (value.number ?? 0) != 0
+            return Self.firstBool(try self.coerce(r, to: .bool, context))
         }
         _ = try call(.double(0), .double(0))
         let box = UncheckedSendable(value: call)

@@ -346,11 +346,8 @@ enum YjsUpdateMerge {
             return out
         }
 
-        static func uint(_ v: UInt64, _ out: inout [UInt8]) {
-            var v = v
-            while v > 0x7f { out.append(UInt8(v & 0x7f) | 0x80); v >>= 7 }
-            out.append(UInt8(v))
-        }
+        /// lib0's varuint: the relay's own writer.
+        static func uint(_ v: UInt64, _ out: inout [UInt8]) { CollabRooms.writeVarUInt(v, &out) }
 
         static func string(_ bytes: [UInt8], _ out: inout [UInt8]) {
             uint(UInt64(bytes.count), &out)
