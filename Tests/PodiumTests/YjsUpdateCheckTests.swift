@@ -88,11 +88,18 @@ struct YjsUpdateCheckTests {
         ]
         for u in odd.prefix(2) { #expect(throws: YjsUpdateCheck.Invalid.self, "\(u)") { try YjsUpdateCheck.check(u) } }
         for u in odd.dropFirst(2) { #expect(throws: Never.self, "\(u)") { try YjsUpdateCheck.check(u) } }
+        var merged = 0, notMerged = 0
         for a in odd {
             for b in odd {
-                for c in odd { _ = try? YjsUpdateMerge.merge([a, b, c]) }
+                for c in odd {
+                    // Either refused with a reason, or an update the check itself accepts.
+                    guard let u = try? YjsUpdateMerge.merge([a, b, c]) else { notMerged += 1; continue }
+                    merged += 1
+                    #expect(throws: Never.self, "merge of \(a), \(b), \(c)") { try YjsUpdateCheck.check(u) }
+                }
             }
         }
+        #expect(merged + notMerged == 125 && merged > 0 && notMerged > 0, "\(merged) merged, \(notMerged) refused")
         #expect(throws: YjsUpdateCheck.Invalid.self) { try YjsUpdateMerge.merge([odd[0], odd[2]]) }
         #expect(throws: Never.self) { try YjsUpdateMerge.merge([odd[2], odd[3], odd[4]]) }
     }
